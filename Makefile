@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0
+# memattr: top-level entry points. Everything is built under build/.
+#   make run     build, boot the default topology, show its nodes
+#   make check   every test; ends with "N passed, N failed, N skipped"
+
+TOPOLOGY ?= default
+H := harness
+
+.PHONY: run check deps base tree kernel userspace initramfs vm clean distclean
+
+run: deps
+	$(H)/run.sh $(TOPOLOGY)
+
+check: deps
+	$(H)/check.sh $(TOPOLOGIES)
+
+deps:
+	@$(H)/deps.sh
+
+base: deps
+	$(H)/base.sh
+
+tree: deps
+	$(H)/tree.sh
+
+kernel: deps
+	$(H)/kernel.sh
+
+userspace: deps
+	$(H)/userspace.sh
+
+initramfs: deps userspace
+	$(H)/initramfs.sh
+
+# Interactive-free shell command in a topology: make vm CMD='cat /proc/vmstat'
+vm: kernel initramfs
+	$(H)/vm --topology $(TOPOLOGY) -- sh -c '$(CMD)'
+
+clean:
+	rm -rf build/obj build/src build/stage build/cfg build/selftests build/guest-bin \
+		build/bzImage build/initramfs.* build/logs
+
+distclean:
+	rm -rf build

@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the base initramfs: busybox-static, the guest init, the memattr tool
+# and the statically linked selftests (build/initramfs.cpio.gz).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+busybox=$(command -v busybox || true)
+[ -n "$busybox" ] && [[ "$(ldd "$busybox" 2>&1 || true)" == *"not a dynamic"* ]] ||
+	die "a static busybox is needed: install busybox-static (harness/deps.sh)"
+
+gen=$MA_BUILD/tools/gen_init_cpio
+if [ ! -x "$gen" ] || [ "$MA_BASE/usr/gen_init_cpio.c" -nt "$gen" ]; then
+	mkdir -p "$(dirname "$gen")"
+	gcc -O2 -o "$gen" "$MA_BASE/usr/gen_init_cpio.c" || die "cannot build gen_init_cpio"
+fi
+
+list=$MA_BUILD/initramfs.list
+{
+	for d in /bin /sbin /dev /proc /sys /tmp /memattr /memattr/bin /memattr/selftests; do
+		echo "dir $d 0755 0 0"
+	done
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "file /bin/busybox $busybox 0755 0 0"
+	echo "slink /bin/sh busybox 0777 0 0"
+	echo "file /init $MA_TOP/harness/guest/init 0755 0 0"
+	for f in run-selftests nodes; do
+		echo "file /memattr/bin/$f $MA_TOP/harness/guest/$f 0755 0 0"
+	done
+	for f in "$MA_BUILD"/guest-bin/*; do
+		[ -f "$f" ] && echo "file /memattr/bin/${f##*/} $f 0755 0 0"
+	done
+	for f in "$MA_BUILD"/selftests/*; do
+		[ -f "$f" ] && [ -x "$f" ] && echo "file /memattr/selftests/${f##*/} $f 0755 0 0"
+	done
+} >"$list.new"
+out=$MA_BUILD/initramfs.cpio.gz
+"$gen" "$list.new" | gzip -1 >"$out.tmp"
+mv "$out.tmp" "$out"
+mv "$list.new" "$list"

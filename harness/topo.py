@@ -1,0 +1,313 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn a memattr topology file into a QEMU command line or into the
+expected values the guest tests compare against (one source of truth).
+
+Usage: topo.py qemu FILE      QEMU -machine/-m/-smp/-object/-numa args, one per line
+       topo.py cmdline FILE   extra kernel command-line words
+       topo.py expect FILE    expected-values file for the guest (/memattr/topology)
+       topo.py check FILE     validate only
+
+The format is documented in harness/topologies/README.
+"""
+import re
+import sys
+
+SIZE_UNITS = {'': 1, 'K': 1 << 10, 'M': 1 << 20, 'G': 1 << 30, 'T': 1 << 40}
+LB_TYPES = ('read-latency', 'write-latency', 'read-bandwidth', 'write-bandwidth')
+ASSOC = {'none': 2, 'direct': 0, 'complex': 1}
+POLICY = {'none': 2, 'write-back': 0, 'write-through': 1}
+MEMATTR_FIELDS = ('read_latency', 'write_latency', 'read_bandwidth',
+                  'write_bandwidth', 'power', 'persistent', 'special')
+LOCAL_DISTANCE = 10
+
+
+class TopologyError(Exception):
+    pass
+
+
+def parse_size(text, where):
+    m = re.fullmatch(r'(\d+)([KMGT]?)', text)
+    if not m:
+        raise TopologyError(f'{where}: bad size "{text}" (use e.g. 512M, 1G)')
+    return int(m.group(1)) * SIZE_UNITS[m.group(2)]
+
+
+def parse_cpus(text, where):
+    cpus = set()
+    for part in text.split(','):
+        m = re.fullmatch(r'(\d+)(?:-(\d+))?', part)
+        if not m:
+            raise TopologyError(f'{where}: bad cpu list "{text}"')
+        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+        if hi < lo:
+            raise TopologyError(f'{where}: bad cpu range "{part}"')
+        cpus.update(range(lo, hi + 1))
+    return cpus
+
+
+def keyvals(words, where, allowed):
+    out = {}
+    for w in words:
+        k, sep, v = w.partition('=')
+        if k not in allowed:
+            raise TopologyError(f'{where}: unknown key "{k}" (allowed: {", ".join(allowed)})')
+        if k in out:
+            raise TopologyError(f'{where}: "{k}" given twice')
+        out[k] = v if sep else None
+    return out
+
+
+def parse_int(text, where, what):
+    if text is None or not re.fullmatch(r'\d+', text):
+        raise TopologyError(f'{where}: {what} needs a whole number, got "{text}"')
+    return int(text)
+
+
+class Topology:
+    def __init__(self, path):
+        self.path = path
+        self.name = None
+        self.nodes = {}         # nid -> {'mem', 'cpus', 'initiator'}
+        self.dist = {}          # (src, dst) -> value
+        self.hmat = {}          # (initiator, target) -> {type: value}
+        self.caches = []        # dicts
+        self.memattr = {}       # nid -> {field: value}
+        self.cmdline = []       # raw extra kernel words
+        self.parse()
+        self.validate()
+
+    def parse(self):
+        try:
+            lines = open(self.path).read().splitlines()
+        except OSError as e:
+            raise TopologyError(f'{self.path}: {e.strerror}')
+        for n, line in enumerate(lines, 1):
+            where = f'{self.path}:{n}'
+            words = line.split('#', 1)[0].split()
+            if not words:
+                continue
+            handler = getattr(self, 'kw_' + words[0], None)
+            if handler is None:
+                raise TopologyError(f'{where}: unknown keyword "{words[0]}"')
+            handler(words[1:], where)
+
+    def kw_name(self, args, where):
+        if len(args) != 1:
+            raise TopologyError(f'{where}: name takes one word')
+        self.name = args[0]
+
+    def kw_node(self, args, where):
+        if not args:
+            raise TopologyError(f'{where}: node needs an id')
+        nid = parse_int(args[0], where, 'node id')
+        if nid in self.nodes:
+            raise TopologyError(f'{where}: node {nid} defined twice')
+        kv = keyvals(args[1:], where, ('mem', 'cpus', 'initiator'))
+        if 'mem' not in kv:
+            raise TopologyError(f'{where}: node {nid} needs mem=SIZE')
+        self.nodes[nid] = {
+            'mem': parse_size(kv['mem'] or '', where),
+            'cpus': parse_cpus(kv['cpus'], where) if kv.get('cpus') else set(),
+            'initiator': (parse_int(kv['initiator'], where, 'initiator')
+                          if 'initiator' in kv else None),
+            'where': where,
+        }
+
+    def kw_distance(self, args, where):
+        if len(args) != 3:
+            raise TopologyError(f'{where}: distance SRC DST VALUE')
+        src, dst, val = (parse_int(a, where, 'distance') for a in args)
+        if src == dst or not 10 < val <= 254:
+            raise TopologyError(f'{where}: distance {src}->{dst}={val} out of range (11..254, src != dst)')
+        self.dist[(src, dst)] = val
+
+    def kw_hmat(self, args, where):
+        if len(args) < 3:
+            raise TopologyError(f'{where}: hmat INITIATOR TARGET TYPE=VALUE...')
+        init = parse_int(args[0], where, 'initiator')
+        targ = parse_int(args[1], where, 'target')
+        kv = keyvals(args[2:], where, LB_TYPES)
+        vals = {}
+        for t, v in kv.items():
+            if t.endswith('latency'):
+                vals[t] = parse_int(v, where, t)
+            else:
+                vals[t] = parse_size(v or '', where)
+            if vals[t] == 0:
+                raise TopologyError(f'{where}: {t} must not be 0')
+        self.hmat.setdefault((init, targ), {}).update(vals)
+
+    def kw_cache(self, args, where):
+        if not args:
+            raise TopologyError(f'{where}: cache NODE size=.. level=.. ...')
+        nid = parse_int(args[0], where, 'node')
+        kv = keyvals(args[1:], where, ('size', 'level', 'associativity', 'policy', 'line'))
+        for k in ('size', 'level', 'associativity', 'policy', 'line'):
+            if kv.get(k) is None:
+                raise TopologyError(f'{where}: cache needs {k}=')
+        if kv['associativity'] not in ASSOC or kv['policy'] not in POLICY:
+            raise TopologyError(f'{where}: associativity in {list(ASSOC)}, policy in {list(POLICY)}')
+        self.caches.append({'node': nid, 'size': parse_size(kv['size'], where),
+                            'level': parse_int(kv['level'], where, 'level'),
+                            'associativity': kv['associativity'], 'policy': kv['policy'],
+                            'line': parse_int(kv['line'], where, 'line')})
+
+    def kw_memattr(self, args, where):
+        """memattr NODE field[=value]...: a boot-parameter entry the kernel must honour."""
+        if len(args) < 2:
+            raise TopologyError(f'{where}: memattr NODE FIELD[=VALUE]...')
+        nid = parse_int(args[0], where, 'node')
+        kv = keyvals(args[1:], where, MEMATTR_FIELDS)
+        rec = self.memattr.setdefault(nid, {})
+        for f, v in kv.items():
+            if f in ('persistent', 'special') and v is None:
+                v = '1'
+            rec[f] = parse_int(v, where, f)
+
+    def kw_cmdline(self, args, where):
+        self.cmdline.extend(args)
+
+    def validate(self):
+        p = self.path
+        if not self.name:
+            raise TopologyError(f'{p}: missing "name"')
+        ids = sorted(self.nodes)
+        if ids != list(range(len(ids))) or not ids:
+            raise TopologyError(f'{p}: node ids must be 0..N-1, got {ids}')
+        allcpus = [c for n in ids for c in sorted(self.nodes[n]['cpus'])]
+        if sorted(allcpus) != list(range(len(allcpus))) or not allcpus:
+            raise TopologyError(f'{p}: cpus must be 0..N-1, each on one node')
+        for n in ids:
+            node = self.nodes[n]
+            if node['cpus']:
+                node['initiator'] = n if node['initiator'] is None else node['initiator']
+                if node['initiator'] != n:
+                    raise TopologyError(f'{node["where"]}: a node with cpus is its own initiator')
+            elif self.hmat and node['initiator'] is None:
+                raise TopologyError(f'{node["where"]}: memory-only node needs initiator= with hmat')
+            if node['initiator'] is not None and not self.nodes.get(node['initiator'], {}).get('cpus'):
+                raise TopologyError(f'{node["where"]}: initiator must be a node with cpus')
+        for (s, d) in self.dist:
+            if s not in self.nodes or d not in self.nodes:
+                raise TopologyError(f'{p}: distance names unknown node {s} or {d}')
+        if self.dist:
+            for s in ids:
+                for d in ids:
+                    if s < d and (s, d) not in self.dist and (d, s) not in self.dist:
+                        raise TopologyError(f'{p}: distance between {s} and {d} missing')
+        for (i, t), vals in self.hmat.items():
+            if not self.nodes.get(i, {}).get('cpus') or t not in self.nodes:
+                raise TopologyError(f'{p}: hmat {i} {t}: initiator needs cpus, target must exist')
+            missing = [x for x in LB_TYPES if x not in vals]
+            if missing:
+                raise TopologyError(f'{p}: hmat {i} {t}: missing {", ".join(missing)} '
+                                    '(give all four: mixing types makes 6.12 report 0)')
+        if self.hmat:
+            for t in ids:
+                for i in ids:
+                    if self.nodes[i]['cpus'] and (i, t) not in self.hmat:
+                        raise TopologyError(f'{p}: hmat entry missing for initiator {i} target {t}')
+        for c in self.caches:
+            if c['node'] not in self.nodes:
+                raise TopologyError(f'{p}: cache on unknown node {c["node"]}')
+        for n in self.memattr:
+            if n not in self.nodes:
+                raise TopologyError(f'{p}: memattr names unknown node {n}')
+
+    def distance(self, s, d):
+        if s == d:
+            return LOCAL_DISTANCE
+        if not self.dist:
+            return 20       # ACPI default without SLIT
+        return self.dist.get((s, d), self.dist.get((d, s)))
+
+    def qemu_args(self):
+        ids = sorted(self.nodes)
+        total = sum(self.nodes[n]['mem'] for n in ids)
+        ncpu = sum(len(self.nodes[n]['cpus']) for n in ids)
+        args = ['-machine', 'pc,hmat=on' if self.hmat else 'pc',
+                '-m', f'{total >> 20}M', '-smp', f'{ncpu},sockets=1,cores={ncpu},threads=1']
+        for n in ids:
+            args += ['-object', f'memory-backend-ram,id=m{n},size={self.nodes[n]["mem"] >> 20}M']
+        for n in ids:
+            node = self.nodes[n]
+            spec = f'node,nodeid={n},memdev=m{n}'
+            if node['cpus']:
+                spec += ',' + ','.join(f'cpus={c}' for c in sorted(node['cpus']))
+            if self.hmat and node['initiator'] is not None:
+                spec += f',initiator={node["initiator"]}'
+            args += ['-numa', spec]
+        for (s, d), v in sorted(self.dist.items()):
+            args += ['-numa', f'dist,src={s},dst={d},val={v}']
+        for (i, t), vals in sorted(self.hmat.items()):
+            for typ in LB_TYPES:
+                v = vals[typ]
+                kind = 'latency' if typ.endswith('latency') else 'bandwidth'
+                val = str(v) if kind == 'latency' else f'{v >> 20}M'
+                args += ['-numa', f'hmat-lb,initiator={i},target={t},hierarchy=memory,'
+                         f'data-type={typ},{kind}={val}']
+        for c in self.caches:
+            args += ['-numa', f'hmat-cache,node-id={c["node"]},size={c["size"] >> 20}M,'
+                     f'level={c["level"]},associativity={c["associativity"]},'
+                     f'policy={c["policy"]},line={c["line"]}']
+        return args
+
+    def cmdline_words(self):
+        words = []
+        for n, rec in sorted(self.memattr.items()):
+            words.append(f'memattr={n}:' + ','.join(f'{f}={v}' for f, v in rec.items()))
+        return words + self.cmdline
+
+    def expect(self):
+        """Values as 6.12 reports them: latency ns, bandwidth MB/s (bytes >> 20)."""
+        ids = sorted(self.nodes)
+        out = [f'topology {self.name}', 'nodes ' + ' '.join(map(str, ids)),
+               'hmat ' + ('1' if self.hmat else '0')]
+        for n in ids:
+            node = self.nodes[n]
+            cpus = ','.join(map(str, sorted(node['cpus']))) or '-'
+            init = node['initiator'] if node['initiator'] is not None else -1
+            out.append(f'node {n} cpus {cpus} mem_bytes {node["mem"]} initiator {init}')
+        for s in ids:
+            out.append(f'distance {s} ' + ' '.join(str(self.distance(s, d)) for d in ids))
+        for n in ids:
+            init = self.nodes[n]['initiator']
+            vals = self.hmat.get((init, n))
+            if not vals:
+                continue
+            out.append(f'access {n} initiator {init}'
+                       f' read_latency {vals["read-latency"]}'
+                       f' write_latency {vals["write-latency"]}'
+                       f' read_bandwidth {vals["read-bandwidth"] >> 20}'
+                       f' write_bandwidth {vals["write-bandwidth"] >> 20}')
+        for c in self.caches:
+            out.append(f'cache {c["node"]} level {c["level"]} size {c["size"]}'
+                       f' line_size {c["line"]} indexing {ASSOC[c["associativity"]]}'
+                       f' write_policy {POLICY[c["policy"]]}')
+        for n, rec in sorted(self.memattr.items()):
+            out.append(f'memattr {n} ' + ' '.join(f'{f} {v}' for f, v in rec.items()))
+        out.append('cmdline ' + ' '.join(self.cmdline_words()))
+        return out
+
+
+def main(argv):
+    if len(argv) != 3 or argv[1] not in ('qemu', 'cmdline', 'expect', 'check'):
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    try:
+        topo = Topology(argv[2])
+    except TopologyError as e:
+        print(f'memattr: bad topology: {e}', file=sys.stderr)
+        return 1
+    if argv[1] == 'qemu':
+        print('\n'.join(topo.qemu_args()))
+    elif argv[1] == 'cmdline':
+        print(' '.join(topo.cmdline_words()))
+    elif argv[1] == 'expect':
+        print('\n'.join(topo.expect()))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,27 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the static guest programs from the derived tree: the memattr
+# selftests (build/selftests/) and the memattr tool (build/guest-bin/).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+need_cmd gcc make
+[ -f /usr/lib/x86_64-linux-gnu/libnuma.a ] ||
+	die "static libnuma missing: install libnuma-dev (harness/deps.sh)"
+"$MA_TOP/harness/tree.sh"
+
+log=$MA_LOGS/userspace-build.log
+mkdir -p "$MA_LOGS" "$MA_BUILD/selftests" "$MA_BUILD/guest-bin"
+if ! make -C "$MA_SRC/tools/testing/selftests/memattr" OUTPUT="$MA_BUILD/selftests" \
+	>"$log" 2>&1; then
+	grep -E 'error' "$log" | head -n 20 >&2
+	die "selftests build failed; full log: $log"
+fi
+if [ -f "$MA_SRC/tools/memattr/Makefile" ]; then
+	if ! make -C "$MA_SRC/tools/memattr" LDFLAGS=-static >>"$log" 2>&1; then
+		grep -E 'error' "$log" | head -n 20 >&2
+		die "tools/memattr build failed; full log: $log"
+	fi
+	cp "$MA_SRC/tools/memattr/memattr" "$MA_BUILD/guest-bin/memattr"
+fi
+grep -E ' warning: ' "$log" | sort -u >&2 || true

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Check what unpatched 6.12 already reports about the emulated machine
+ * (node distances, CPUs, memory, HMAT access classes, memory-side caches)
+ * against the booted topology: this tests the harness against kernel code
+ * that memattr did not write.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+#include "topology.h"
+
+#define NODE_DIR "/sys/devices/system/node"
+
+static struct topo topo;
+
+static void load_topology(struct __test_metadata *_metadata)
+{
+	if (topo_load(&topo, NULL))
+		SKIP(return, "no topology file (not booted by harness/vm): %s",
+		     strerror(errno));
+}
+
+/* Parse a cpulist ("0-1,3") into a bitmask; -1 on junk. */
+static long long cpulist_mask(const char *list)
+{
+	long long mask = 0;
+	char *end;
+	long lo, hi;
+
+	while (*list) {
+		lo = strtol(list, &end, 10);
+		hi = lo;
+		if (end == list || lo < 0 || lo > 62)
+			return -1;
+		if (*end == '-') {
+			list = end + 1;
+			hi = strtol(list, &end, 10);
+			if (end == list || hi < lo || hi > 62)
+				return -1;
+		}
+		for (; lo <= hi; lo++)
+			mask |= 1LL << lo;
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -1;
+		list = end;
+	}
+	return mask;
+}
+
+/* 0 when the directory exists, -1 otherwise. */
+static int dir_exists(const char *fmt, const char *base, int nid)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), fmt, base, nid);
+	return access(path, F_OK);
+}
+
+TEST(nodes_online)
+{
+	char buf[256], want[32];
+
+	load_topology(_metadata);
+	snprintf(want, sizeof(want), "0-%d", topo.nr_nodes - 1);
+	ASSERT_LT(0, sysfs_read_str(buf, sizeof(buf), NODE_DIR "/has_memory"));
+	EXPECT_STREQ(want, buf);
+}
+
+TEST(distances)
+{
+	char buf[1024], want[1024];
+	int nid, i, off;
+
+	load_topology(_metadata);
+	for (nid = 0; nid < topo.nr_nodes; nid++) {
+		off = 0;
+		for (i = 0; i < topo.nr_nodes; i++)
+			off += snprintf(want + off, sizeof(want) - off, "%s%d",
+					i ? " " : "", topo.node[nid].distance[i]);
+		ASSERT_LT(0, sysfs_read_str(buf, sizeof(buf), NODE_DIR "/node%d/distance", nid));
+		EXPECT_STREQ(want, buf) TH_LOG("node %d", nid);
+	}
+}
+
+TEST(cpus)
+{
+	char buf[256];
+	int nid;
+
+	load_topology(_metadata);
+	for (nid = 0; nid < topo.nr_nodes; nid++) {
+		ASSERT_LE(0, sysfs_read_str(buf, sizeof(buf), NODE_DIR "/node%d/cpulist", nid));
+		EXPECT_EQ(cpulist_mask(topo.node[nid].cpus), cpulist_mask(buf))
+			TH_LOG("node %d: kernel '%s', topology '%s'", nid, buf,
+			       topo.node[nid].cpus);
+	}
+}
+
+/* MemTotal is the backend size less what firmware and the kernel reserve. */
+TEST(memory_size)
+{
+	unsigned long long total_kb;
+	char buf[4096], *p;
+	int nid;
+
+	load_topology(_metadata);
+	for (nid = 0; nid < topo.nr_nodes; nid++) {
+		ASSERT_LT(0, sysfs_read_str(buf, sizeof(buf), NODE_DIR "/node%d/meminfo", nid));
+		p = strstr(buf, "MemTotal:");
+		ASSERT_NE(NULL, p);
+		total_kb = strtoull(p + strlen("MemTotal:"), NULL, 10);
+		EXPECT_GE(topo.node[nid].mem_bytes / 1024, total_kb) TH_LOG("node %d", nid);
+		EXPECT_LE(topo.node[nid].mem_bytes / 1024 * 3 / 4, total_kb)
+			TH_LOG("node %d", nid);
+	}
+}
+
+TEST(hmat_access_classes)
+{
+	unsigned long long got;
+	int nid, cls, i;
+
+	load_topology(_metadata);
+	if (!topo.hmat) {
+		/* Without HMAT, 6.12 must not invent access classes. */
+		for (nid = 0; nid < topo.nr_nodes; nid++)
+			EXPECT_NE(0, dir_exists("%s/node%d/access0", NODE_DIR, nid))
+				TH_LOG("node %d has access0 without HMAT", nid);
+		return;
+	}
+	for (nid = 0; nid < topo.nr_nodes; nid++) {
+		ASSERT_TRUE(topo.node[nid].has_access) TH_LOG("node %d", nid);
+		for (cls = 0; cls <= 1; cls++) {
+			for (i = 0; i < TOPO_NR_PERF; i++) {
+				ASSERT_EQ(0, sysfs_read_u64(&got,
+					NODE_DIR "/node%d/access%d/initiators/%s",
+					nid, cls, topo_perf_names[i]))
+					TH_LOG("node %d access%d %s: %s", nid, cls,
+					       topo_perf_names[i], strerror(errno));
+				EXPECT_EQ(topo.node[nid].access[i], got)
+					TH_LOG("node %d access%d %s", nid, cls,
+					       topo_perf_names[i]);
+			}
+		}
+	}
+}
+
+TEST(memory_side_caches)
+{
+	const char *dir = NODE_DIR "/node%d/memory_side_cache/index%d/%s";
+	struct topo_cache *c;
+	unsigned long long v;
+	int nid, checked = 0;
+
+	load_topology(_metadata);
+	for (nid = 0; nid < topo.nr_nodes; nid++) {
+		c = &topo.node[nid].cache;
+		if (!c->present)
+			continue;
+		checked++;
+		ASSERT_EQ(0, sysfs_read_u64(&v, dir, nid, c->level, "size"));
+		EXPECT_EQ(c->size, v);
+		ASSERT_EQ(0, sysfs_read_u64(&v, dir, nid, c->level, "line_size"));
+		EXPECT_EQ(c->line_size, v);
+		ASSERT_EQ(0, sysfs_read_u64(&v, dir, nid, c->level, "indexing"));
+		EXPECT_EQ(c->indexing, v);
+		ASSERT_EQ(0, sysfs_read_u64(&v, dir, nid, c->level, "write_policy"));
+		EXPECT_EQ(c->write_policy, v);
+	}
+	if (!checked)
+		SKIP(return, "topology %s has no memory-side cache", topo.name);
+}
+
+TEST_HARNESS_MAIN

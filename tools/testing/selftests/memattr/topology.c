@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Parser for the harness's /memattr/topology file and small sysfs helpers
+ * shared by the memattr selftests.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "topology.h"
+
+const char *const topo_perf_names[TOPO_NR_PERF] = {
+	"read_latency", "write_latency", "read_bandwidth", "write_bandwidth",
+};
+
+const char *const topo_memattr_names[TOPO_NR_MEMATTR] = {
+	"read_latency", "write_latency", "read_bandwidth", "write_bandwidth",
+	"power", "persistent", "special",
+};
+
+static int name_index(const char *const *names, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	return -1;
+}
+
+static struct topo_node *line_node(struct topo *t, char **save)
+{
+	char *tok = strtok_r(NULL, " ", save);
+	int nid = tok ? atoi(tok) : -1;
+
+	if (nid < 0 || nid >= TOPO_MAX_NODES)
+		return NULL;
+	return &t->node[nid];
+}
+
+static void parse_node(struct topo *t, char **save)
+{
+	struct topo_node *n = line_node(t, save);
+	char *key, *val;
+
+	if (!n)
+		return;
+	while ((key = strtok_r(NULL, " ", save)) && (val = strtok_r(NULL, " ", save))) {
+		if (!strcmp(key, "cpus"))
+			snprintf(n->cpus, sizeof(n->cpus), "%s", strcmp(val, "-") ? val : "");
+		else if (!strcmp(key, "mem_bytes"))
+			n->mem_bytes = strtoull(val, NULL, 10);
+		else if (!strcmp(key, "initiator"))
+			n->initiator = atoi(val);
+	}
+}
+
+static void parse_distance(struct topo *t, char **save)
+{
+	struct topo_node *n = line_node(t, save);
+	char *val;
+	int i = 0;
+
+	while (n && i < TOPO_MAX_NODES && (val = strtok_r(NULL, " ", save)))
+		n->distance[i++] = atoi(val);
+}
+
+static void parse_access(struct topo *t, char **save)
+{
+	struct topo_node *n = line_node(t, save);
+	char *key, *val;
+	int i;
+
+	if (!n)
+		return;
+	n->has_access = true;
+	while ((key = strtok_r(NULL, " ", save)) && (val = strtok_r(NULL, " ", save))) {
+		i = name_index(topo_perf_names, TOPO_NR_PERF, key);
+		if (i >= 0)
+			n->access[i] = strtoull(val, NULL, 10);
+	}
+}
+
+static void parse_cache(struct topo *t, char **save)
+{
+	struct topo_node *n = line_node(t, save);
+	char *key, *val;
+
+	if (!n)
+		return;
+	n->cache.present = true;
+	while ((key = strtok_r(NULL, " ", save)) && (val = strtok_r(NULL, " ", save))) {
+		if (!strcmp(key, "level"))
+			n->cache.level = atoi(val);
+		else if (!strcmp(key, "size"))
+			n->cache.size = strtoull(val, NULL, 10);
+		else if (!strcmp(key, "line_size"))
+			n->cache.line_size = atoi(val);
+		else if (!strcmp(key, "indexing"))
+			n->cache.indexing = atoi(val);
+		else if (!strcmp(key, "write_policy"))
+			n->cache.write_policy = atoi(val);
+	}
+}
+
+static void parse_memattr(struct topo *t, char **save)
+{
+	struct topo_node *n = line_node(t, save);
+	char *key, *val;
+	int i;
+
+	while (n && (key = strtok_r(NULL, " ", save)) && (val = strtok_r(NULL, " ", save))) {
+		i = name_index(topo_memattr_names, TOPO_NR_MEMATTR, key);
+		if (i >= 0)
+			n->memattr[i] = strtoll(val, NULL, 10);
+	}
+}
+
+static void parse_line(struct topo *t, char *line)
+{
+	char *save, *kw = strtok_r(line, " ", &save);
+	char *rest;
+
+	if (!kw)
+		return;
+	if (!strcmp(kw, "topology")) {
+		rest = strtok_r(NULL, " ", &save);
+		snprintf(t->name, sizeof(t->name), "%s", rest ? rest : "");
+	} else if (!strcmp(kw, "nodes")) {
+		while (strtok_r(NULL, " ", &save))
+			t->nr_nodes++;
+	} else if (!strcmp(kw, "hmat")) {
+		rest = strtok_r(NULL, " ", &save);
+		t->hmat = rest && atoi(rest);
+	} else if (!strcmp(kw, "node")) {
+		parse_node(t, &save);
+	} else if (!strcmp(kw, "distance")) {
+		parse_distance(t, &save);
+	} else if (!strcmp(kw, "access")) {
+		parse_access(t, &save);
+	} else if (!strcmp(kw, "cache")) {
+		parse_cache(t, &save);
+	} else if (!strcmp(kw, "memattr")) {
+		parse_memattr(t, &save);
+	} else if (!strcmp(kw, "cmdline")) {
+		snprintf(t->cmdline, sizeof(t->cmdline), "%s", save ? save : "");
+	}
+}
+
+int topo_load(struct topo *t, const char *path)
+{
+	char line[4096];
+	FILE *f;
+	int i, j;
+
+	if (!path)
+		path = getenv("MEMATTR_TOPOLOGY");
+	if (!path)
+		path = TOPO_PATH;
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < TOPO_MAX_NODES; i++) {
+		t->node[i].initiator = -1;
+		for (j = 0; j < TOPO_NR_MEMATTR; j++)
+			t->node[i].memattr[j] = -1;
+	}
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		parse_line(t, line);
+	}
+	fclose(f);
+	if (!t->nr_nodes || t->nr_nodes > TOPO_MAX_NODES) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+static int vread_str(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	char path[512];
+	ssize_t n;
+	int fd;
+
+	vsnprintf(path, sizeof(path), fmt, ap);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	if (n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return n;
+}
+
+int sysfs_read_str(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vread_str(buf, len, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int sysfs_read_u64(unsigned long long *val, const char *fmt, ...)
+{
+	char buf[64], *end;
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vread_str(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (ret < 0)
+		return -1;
+	errno = 0;
+	*val = strtoull(buf, &end, 10);
+	if (errno || end == buf || *end) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+int sysfs_write_str(const char *val, const char *fmt, ...)
+{
+	char path[512];
+	va_list ap;
+	ssize_t n;
+	int fd, err;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	n = write(fd, val, strlen(val));
+	err = errno;
+	close(fd);
+	errno = err;
+	return n < 0 ? -1 : 0;
+}

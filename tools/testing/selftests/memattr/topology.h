@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The booted topology as the harness describes it in /memattr/topology:
+ * the independent truth memattr selftests compare the kernel against.
+ */
+#ifndef MEMATTR_SELFTEST_TOPOLOGY_H
+#define MEMATTR_SELFTEST_TOPOLOGY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define TOPO_MAX_NODES	64
+#define TOPO_PATH	"/memattr/topology"
+
+/* Index of a performance value, in the order 6.12's sysfs names them. */
+enum topo_perf {
+	TOPO_READ_LATENCY,
+	TOPO_WRITE_LATENCY,
+	TOPO_READ_BANDWIDTH,
+	TOPO_WRITE_BANDWIDTH,
+	TOPO_NR_PERF,
+};
+
+/* Fields a topology may set through the memattr= boot parameter. */
+enum topo_memattr {
+	TOPO_MA_READ_LATENCY,
+	TOPO_MA_WRITE_LATENCY,
+	TOPO_MA_READ_BANDWIDTH,
+	TOPO_MA_WRITE_BANDWIDTH,
+	TOPO_MA_POWER,
+	TOPO_MA_PERSISTENT,
+	TOPO_MA_SPECIAL,
+	TOPO_NR_MEMATTR,
+};
+
+extern const char *const topo_perf_names[TOPO_NR_PERF];
+extern const char *const topo_memattr_names[TOPO_NR_MEMATTR];
+
+struct topo_cache {
+	bool present;			/* a memory-side cache was emulated */
+	int level;			/* cache level (indexN) */
+	unsigned long long size;	/* bytes */
+	unsigned int line_size;		/* bytes */
+	unsigned int indexing;		/* 6.12's enum cache_indexing */
+	unsigned int write_policy;	/* 6.12's enum cache_write_policy */
+};
+
+struct topo_node {
+	char cpus[64];			/* cpulist, empty for memory-only */
+	unsigned long long mem_bytes;	/* size of the node's memory backend */
+	int initiator;			/* HMAT initiator node, -1 if none */
+	int distance[TOPO_MAX_NODES];	/* SLIT row */
+	bool has_access;		/* HMAT values exist for the initiator */
+	unsigned long long access[TOPO_NR_PERF];	/* ns and MB/s */
+	struct topo_cache cache;	/* memory-side cache, if any */
+	long long memattr[TOPO_NR_MEMATTR];	/* memattr= value, -1 if unset */
+};
+
+struct topo {
+	char name[32];			/* topology name */
+	int nr_nodes;			/* nodes 0 .. nr_nodes - 1 */
+	bool hmat;			/* the machine has an HMAT */
+	struct topo_node node[TOPO_MAX_NODES];
+	char cmdline[1024];		/* extra kernel command-line words */
+};
+
+/* Parse @path (NULL: $MEMATTR_TOPOLOGY or TOPO_PATH); 0 or -1 with errno. */
+int topo_load(struct topo *t, const char *path);
+
+/* Read one unsigned decimal sysfs value; 0 or -1 with errno set. */
+int sysfs_read_u64(unsigned long long *val, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Read a whole small file into @buf (trailing newline removed); length or -1. */
+int sysfs_read_str(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Write @val to a sysfs file; 0 or -1 with errno from write(2). */
+int sysfs_write_str(const char *val, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif
