@@ -37,7 +37,7 @@ vm: kernel initramfs
 	$(H)/vm --topology $(TOPOLOGY) -- sh -c '$(CMD)'
 
 clean:
-	rm -rf build/obj build/src build/stage build/cfg build/selftests build/guest-bin \
+	rm -rf build/obj build/src build/stage build/obj.cfg build/obj-base build/obj-base.cfg build/bzImage-base build/selftests build/guest-bin \
 		build/bzImage build/initramfs.* build/logs
 
 distclean:

@@ -1,28 +1,43 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the patched kernel incrementally and leave it at build/bzImage.
+# Usage: kernel.sh [--base] [extra config fragments...]
+#   --base  build the unpatched base instead, at build/bzImage-base, for
+#           side-by-side comparisons (same config, without memattr)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+
+base=0
+if [ "${1:-}" = --base ]; then
+	base=1
+	shift
+fi
 
 need_cmd gcc make flex bison bc
 mkdir -p "$MA_BUILD"
 exec 9>"$MA_LOCK"
 flock 9
 
-"$MA_TOP/harness/tree.sh"
-"$MA_TOP/harness/config.sh" "$@"
+ksrc=$MA_SRC kobj=$MA_OBJ image=$MA_IMAGE log=$MA_LOGS/kernel-build.log
+if [ $base -eq 1 ]; then
+	"$MA_TOP/harness/base.sh"
+	ksrc=$MA_BASE kobj=$MA_BUILD/obj-base image=$MA_IMAGE-base
+	log=$MA_LOGS/kernel-base-build.log
+else
+	"$MA_TOP/harness/tree.sh"
+fi
+MA_KSRC=$ksrc MA_KOBJ=$kobj "$MA_TOP/harness/config.sh" "$@"
 
 cc=gcc
 command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
-log=$MA_LOGS/kernel-build.log
 mkdir -p "$MA_LOGS"
 start=$(date +%s)
-if ! make -C "$MA_SRC" O="$MA_OBJ" ARCH=x86_64 CC="$cc" -j"$(nproc)" \
+if ! make -C "$ksrc" O="$kobj" ARCH=x86_64 CC="$cc" -j"$(nproc)" \
 	KBUILD_BUILD_TIMESTAMP=memattr bzImage >"$log" 2>&1; then
 	grep -E 'error|Error' "$log" | head -n 30 >&2
 	die "kernel build failed; full log: $log"
 fi
 grep -E ' warning: ' "$log" | sort -u >&2 || true
-cp "$MA_OBJ/arch/x86/boot/bzImage" "$MA_IMAGE.tmp"
-mv "$MA_IMAGE.tmp" "$MA_IMAGE"
-note "kernel: $MA_IMAGE ($(($(date +%s) - start)) s)"
+cp "$kobj/arch/x86/boot/bzImage" "$image.tmp"
+mv "$image.tmp" "$image"
+note "kernel: $image ($(($(date +%s) - start)) s)"

@@ -24,4 +24,8 @@ if [ -f "$MA_SRC/tools/memattr/Makefile" ]; then
 	fi
 	cp "$MA_SRC/tools/memattr/memattr" "$MA_BUILD/guest-bin/memattr"
 fi
+for src in "$MA_TOP"/harness/bench/*.c; do
+	gcc -Wall -O2 -static -o "$MA_BUILD/guest-bin/$(basename "$src" .c)" "$src" \
+		>>"$log" 2>&1 || die "building $src failed; full log: $log"
+done
 grep -E ' warning: ' "$log" | sort -u >&2 || true
