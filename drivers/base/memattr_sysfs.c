@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/devices/system/node/nodeN/memattr/: one file per field of the node's
+ * memory attribute record (mm/memattr.c); root writes set the "admin" source.
+ */
+
+#define pr_fmt(fmt) "memattr: " fmt
+
+#include <linux/capability.h>
+#include <linux/device.h>
+#include <linux/memattr.h>
+#include <linux/sysfs.h>
+
+/* A node device file showing one field of the node's record. */
+struct memattr_node_attr {
+	/* the sysfs file */
+	struct device_attribute attr;
+	/* the field it shows */
+	enum memattr_field field;
+};
+
+#define to_memattr_node_attr(a) container_of(a, struct memattr_node_attr, attr)
+
+static ssize_t memattr_node_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	enum memattr_field field = to_memattr_node_attr(attr)->field;
+
+	return sysfs_emit(buf, "%u\n", memattr_get(dev->id, field));
+}
+
+static ssize_t memattr_node_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	enum memattr_field field = to_memattr_node_attr(attr)->field;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+
+	/*
+	 * memattr_admin_write() waits for memory tiers to follow, which takes
+	 * mem_hotplug_lock; node hot-remove holds that while it waits for this
+	 * file to be released. The device hotplug lock keeps hot-remove out.
+	 */
+	ret = lock_device_hotplug_sysfs();
+	if (ret)
+		return ret;
+	ret = memattr_admin_write(dev->id, field, buf);
+	unlock_device_hotplug();
+
+	return ret ? ret : count;
+}
+
+#define MEMATTR_NODE_ATTR(_name, _field)				\
+	{ __ATTR(_name, 0644, memattr_node_show, memattr_node_store), _field }
+
+static struct memattr_node_attr memattr_node_attr_list[] = {
+	MEMATTR_NODE_ATTR(read_latency, MEMATTR_READ_LATENCY),
+	MEMATTR_NODE_ATTR(write_latency, MEMATTR_WRITE_LATENCY),
+	MEMATTR_NODE_ATTR(read_bandwidth, MEMATTR_READ_BANDWIDTH),
+	MEMATTR_NODE_ATTR(write_bandwidth, MEMATTR_WRITE_BANDWIDTH),
+	MEMATTR_NODE_ATTR(persistent, MEMATTR_PERSISTENT),
+	MEMATTR_NODE_ATTR(power, MEMATTR_POWER),
+	MEMATTR_NODE_ATTR(special, MEMATTR_SPECIAL),
+};
+
+static struct attribute *memattr_node_attrs[] = {
+	&memattr_node_attr_list[0].attr.attr,
+	&memattr_node_attr_list[1].attr.attr,
+	&memattr_node_attr_list[2].attr.attr,
+	&memattr_node_attr_list[3].attr.attr,
+	&memattr_node_attr_list[4].attr.attr,
+	&memattr_node_attr_list[5].attr.attr,
+	&memattr_node_attr_list[6].attr.attr,
+	NULL
+};
+
+static_assert(ARRAY_SIZE(memattr_node_attr_list) == MEMATTR_NR_FIELDS);
+
+/* Listed in node_dev_groups, so hot-added nodes get it when registered. */
+const struct attribute_group memattr_node_group = {
+	.name = "memattr",
+	.attrs = memattr_node_attrs,
+};

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-node memory attribute records: what a NUMA node's memory is (latency,
+ * bandwidth, persistence, power, "special"), and which source said so.
+ * See Documentation/admin-guide/mm/memattr.rst.
+ */
+#ifndef _LINUX_MEMATTR_H
+#define _LINUX_MEMATTR_H
+
+#include <linux/types.h>
+#include <linux/notifier.h>
+
+struct access_coordinate;
+struct attribute_group;
+
+/*
+ * Fields of a node's record. Units: latency in nanoseconds, bandwidth in
+ * MB/s (as in nodeN/accessY/initiators/), power in milliwatts per GiB,
+ * persistent and special are 0 or 1. A value of 0 means "unknown" for the
+ * performance fields and power.
+ */
+enum memattr_field {
+	MEMATTR_READ_LATENCY,
+	MEMATTR_WRITE_LATENCY,
+	MEMATTR_READ_BANDWIDTH,
+	MEMATTR_WRITE_BANDWIDTH,
+	MEMATTR_PERSISTENT,
+	MEMATTR_POWER,
+	MEMATTR_SPECIAL,
+	MEMATTR_NR_FIELDS
+};
+
+/* Where a value came from, in ascending precedence: a later source wins. */
+enum memattr_source {
+	MEMATTR_SRC_HMAT,
+	MEMATTR_SRC_SRAT,
+	MEMATTR_SRC_EFI,
+	MEMATTR_SRC_CXL,
+	MEMATTR_SRC_CMDLINE,
+	MEMATTR_SRC_DRIVER,
+	MEMATTR_SRC_ADMIN,
+	MEMATTR_NR_SOURCES
+};
+
+#ifdef CONFIG_MEMATTR
+u32 memattr_get(int nid, enum memattr_field field);
+bool memattr_node_special(int nid);
+int memattr_set(int nid, enum memattr_field field, u32 value,
+		enum memattr_source src);
+int memattr_clear(int nid, enum memattr_field field, enum memattr_source src);
+int memattr_driver_set(int nid, enum memattr_field field, u32 value);
+int register_memattr_notifier(struct notifier_block *nb);
+int unregister_memattr_notifier(struct notifier_block *nb);
+
+/* Firmware glue: HMAT/CXL coordinates and the SRAT non-volatile flag. */
+void memattr_set_perf_attrs(int nid, const struct access_coordinate *coord,
+			    unsigned int access);
+void __init memattr_srat_nonvolatile(int nid);
+
+/* For the node device's "memattr" sysfs group (drivers/base). */
+int memattr_admin_write(int nid, enum memattr_field field, const char *buf);
+extern const struct attribute_group memattr_node_group;
+#else
+static inline u32 memattr_get(int nid, enum memattr_field field)
+{
+	return 0;
+}
+
+static inline bool memattr_node_special(int nid)
+{
+	return false;
+}
+
+static inline int memattr_set(int nid, enum memattr_field field, u32 value,
+			      enum memattr_source src)
+{
+	return 0;
+}
+
+static inline int memattr_clear(int nid, enum memattr_field field,
+				enum memattr_source src)
+{
+	return 0;
+}
+
+static inline int memattr_driver_set(int nid, enum memattr_field field,
+				     u32 value)
+{
+	return 0;
+}
+
+static inline int register_memattr_notifier(struct notifier_block *nb)
+{
+	return 0;
+}
+
+static inline int unregister_memattr_notifier(struct notifier_block *nb)
+{
+	return 0;
+}
+
+static inline void memattr_set_perf_attrs(int nid,
+					  const struct access_coordinate *coord,
+					  unsigned int access)
+{
+}
+
+static inline void memattr_srat_nonvolatile(int nid)
+{
+}
+#endif /* CONFIG_MEMATTR */
+
+#endif /* _LINUX_MEMATTR_H */

@@ -1,0 +1,743 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-node memory attribute records: merge what firmware, the memattr= boot
+ * parameter, drivers and the administrator say about each node's memory, and
+ * publish the winning values for lock-free readers and memory tiering.
+ */
+
+#define pr_fmt(fmt) "memattr: " fmt
+
+#include <linux/bitops.h>
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/export.h>
+#include <linux/init.h>
+#include <linux/memattr.h>
+#include <linux/memory-tiers.h>
+#include <linux/mutex.h>
+#include <linux/node.h>
+#include <linux/nodemask.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+
+/*
+ * Each field's value comes from up to MEMATTR_NR_SOURCES sources; the set
+ * source with the highest enum value wins. Worked example for one field:
+ *
+ *	source:  hmat  srat  efi  cxl  cmdline  driver  admin   winner
+ *	boot      150     -    -    -      200       -      -   cmdline 200
+ *	admin     150     -    -    -      200       -     90   admin    90
+ *	"auto"    150     -    -    -      200       -      -   cmdline 200
+ *
+ * Memory per node id (MAX_NUMNODES of them, static): 28 bytes of published
+ * values, 7 bytes of winning sources and an 8 byte record pointer. A node
+ * that any source describes also gets a 224 byte struct memattr_record
+ * (kmalloc-256), allocated on first use and never freed, so that ids named
+ * by memattr= keep their values until the node comes online. Values staged
+ * before slab is up (memattr=, SRAT) live in __initdata and are freed.
+ */
+
+/* How values of a field are written and checked. */
+enum memattr_kind {
+	MEMATTR_KIND_LATENCY,
+	MEMATTR_KIND_BANDWIDTH,
+	MEMATTR_KIND_POWER,
+	MEMATTR_KIND_FLAG,
+	MEMATTR_NR_KINDS
+};
+
+/* Optional unit suffix of a written value and what it multiplies by. */
+struct memattr_unit {
+	/* suffix as typed after the number */
+	const char *suffix;
+	/* factor to the field's base unit */
+	u32 scale;
+};
+
+#define MEMATTR_MAX_UNITS	2
+
+static const struct memattr_unit memattr_units[MEMATTR_NR_KINDS][MEMATTR_MAX_UNITS] = {
+	[MEMATTR_KIND_LATENCY]   = { { "ns", 1 },   { "us", 1000 } },
+	[MEMATTR_KIND_BANDWIDTH] = { { "MB/s", 1 }, { "GB/s", 1000 } },
+	[MEMATTR_KIND_POWER]     = { { "mW", 1 },   { "W", 1000 } },
+};
+
+/* Name (sysfs file, memattr= word) and kind of every field. */
+static const struct {
+	/* name used in sysfs, memattr= and debugfs */
+	const char *name;
+	/* how values are written and checked */
+	enum memattr_kind kind;
+} memattr_fields[MEMATTR_NR_FIELDS] = {
+	[MEMATTR_READ_LATENCY]    = { "read_latency",    MEMATTR_KIND_LATENCY },
+	[MEMATTR_WRITE_LATENCY]   = { "write_latency",   MEMATTR_KIND_LATENCY },
+	[MEMATTR_READ_BANDWIDTH]  = { "read_bandwidth",  MEMATTR_KIND_BANDWIDTH },
+	[MEMATTR_WRITE_BANDWIDTH] = { "write_bandwidth", MEMATTR_KIND_BANDWIDTH },
+	[MEMATTR_PERSISTENT]      = { "persistent",      MEMATTR_KIND_FLAG },
+	[MEMATTR_POWER]           = { "power",           MEMATTR_KIND_POWER },
+	[MEMATTR_SPECIAL]         = { "special",         MEMATTR_KIND_FLAG },
+};
+
+static const char * const memattr_source_names[MEMATTR_NR_SOURCES] = {
+	[MEMATTR_SRC_HMAT]    = "hmat",
+	[MEMATTR_SRC_SRAT]    = "srat",
+	[MEMATTR_SRC_EFI]     = "efi",
+	[MEMATTR_SRC_CXL]     = "cxl",
+	[MEMATTR_SRC_CMDLINE] = "cmdline",
+	[MEMATTR_SRC_DRIVER]  = "driver",
+	[MEMATTR_SRC_ADMIN]   = "admin",
+};
+
+/* One field of one node, as each source sees it. */
+struct memattr_field_rec {
+	/* value given by each source; 0 where the source's bit is clear */
+	u32 value[MEMATTR_NR_SOURCES];
+	/* BIT(source) for every source currently giving a value */
+	u8 set;
+};
+
+/* Everything the sources say about one node. */
+struct memattr_record {
+	/* per-source values of each field, indexed by enum memattr_field */
+	struct memattr_field_rec field[MEMATTR_NR_FIELDS];
+};
+
+/* Serialises writers: protects the records and the state below them. */
+static DEFINE_MUTEX(memattr_lock);
+/* Per-source records, allocated on first use; protected by memattr_lock. */
+static struct memattr_record *memattr_records[MAX_NUMNODES];
+/* Winning values: written under memattr_lock with WRITE_ONCE(), read locklessly. */
+static u32 memattr_value[MAX_NUMNODES][MEMATTR_NR_FIELDS];
+/* Winning sources (MEMATTR_NR_SOURCES: none); same rules as memattr_value. */
+static u8 memattr_winner[MAX_NUMNODES][MEMATTR_NR_FIELDS] = {
+	[0 ... MAX_NUMNODES - 1] = {
+		[0 ... MEMATTR_NR_FIELDS - 1] = MEMATTR_NR_SOURCES
+	}
+};
+
+/* Nodes waiting to be re-placed in memory tiers; protected by memattr_lock. */
+static nodemask_t memattr_tier_pending;
+/* Nodes whose missing HMAT values were already logged; atomic bit ops. */
+static nodemask_t memattr_hmat_logged;
+
+static BLOCKING_NOTIFIER_HEAD(memattr_chain);
+
+/* memattr= values seen before slab is up, applied by memattr_init(). */
+static struct {
+	/* value of each field given for this node */
+	u32 value[MEMATTR_NR_FIELDS];
+	/* BIT(field) for each field given */
+	u8 fields;
+} memattr_cmdline[MAX_NUMNODES] __initdata;
+/* Nodes with a memory range that SRAT flags non-volatile. */
+static nodemask_t memattr_srat_nv __initdata;
+
+/* ---- pure logic, tested by tests/memattr-kunit.h ---- */
+
+static bool memattr_field_is_perf(enum memattr_field field)
+{
+	return field <= MEMATTR_WRITE_BANDWIDTH;
+}
+
+/* The winning source among those in @set, or MEMATTR_NR_SOURCES if none. */
+static enum memattr_source memattr_pick(unsigned long set)
+{
+	return set ? __fls(set) : MEMATTR_NR_SOURCES;
+}
+
+static u32 memattr_field_value(const struct memattr_field_rec *fr)
+{
+	enum memattr_source src = memattr_pick(fr->set);
+
+	return src < MEMATTR_NR_SOURCES ? fr->value[src] : 0;
+}
+
+/*
+ * Record @src's @value in @fr, or drop @src's value when @value is NULL.
+ * Returns true when the winning source or the winning value changed.
+ */
+static bool memattr_field_update(struct memattr_field_rec *fr,
+				 enum memattr_source src, const u32 *value)
+{
+	enum memattr_source old_src = memattr_pick(fr->set);
+	u32 old_value = memattr_field_value(fr);
+
+	if (value) {
+		fr->value[src] = *value;
+		fr->set |= BIT(src);
+	} else {
+		fr->value[src] = 0;
+		fr->set &= ~BIT(src);
+	}
+
+	return memattr_pick(fr->set) != old_src ||
+	       memattr_field_value(fr) != old_value;
+}
+
+static int memattr_check_value(enum memattr_field field, u32 value)
+{
+	if (memattr_fields[field].kind == MEMATTR_KIND_FLAG && value > 1)
+		return -EINVAL;
+	return 0;
+}
+
+/* Factor for unit suffix @s (@len bytes) of @field, 1 if empty, 0 if bad. */
+static u32 memattr_unit_scale(enum memattr_field field, const char *s,
+			      size_t len)
+{
+	const struct memattr_unit *unit = memattr_units[memattr_fields[field].kind];
+	int i;
+
+	if (!len)
+		return 1;
+	for (i = 0; i < MEMATTR_MAX_UNITS && unit[i].suffix; i++) {
+		if (strlen(unit[i].suffix) == len &&
+		    !memcmp(unit[i].suffix, s, len))
+			return unit[i].scale;
+	}
+	return 0;
+}
+
+/*
+ * Parse a value for @field from @s (@len bytes, one trailing newline allowed):
+ * decimal digits and an optional unit suffix of the field. Returns 0,
+ * -ERANGE if it does not fit in u32, or -EINVAL.
+ */
+static int memattr_parse_value(enum memattr_field field, const char *s,
+			       size_t len, u32 *value)
+{
+	u64 v = 0;
+	size_t i;
+	u32 scale;
+
+	if (len && s[len - 1] == '\n')
+		len--;
+	for (i = 0; i < len && isdigit(s[i]); i++) {
+		v = v * 10 + (s[i] - '0');
+		if (v > U32_MAX)
+			return -ERANGE;
+	}
+	if (!i)
+		return -EINVAL;
+
+	scale = memattr_unit_scale(field, s + i, len - i);
+	if (!scale)
+		return -EINVAL;
+	v *= scale;
+	if (v > U32_MAX)
+		return -ERANGE;
+	if (memattr_check_value(field, v))
+		return -EINVAL;
+
+	*value = v;
+	return 0;
+}
+
+static int memattr_parse_field(const char *name, size_t len)
+{
+	int field;
+
+	for (field = 0; field < MEMATTR_NR_FIELDS; field++) {
+		if (strlen(memattr_fields[field].name) == len &&
+		    !memcmp(memattr_fields[field].name, name, len))
+			return field;
+	}
+	return -EINVAL;
+}
+
+/* One memattr= occurrence: "<nodelist>:<field>[=<value>][,...]". */
+struct memattr_param {
+	/* nodes named before the colon */
+	nodemask_t nodes;
+	/* value of each field given, indexed by enum memattr_field */
+	u32 value[MEMATTR_NR_FIELDS];
+	/* BIT(field) for each well-formed field given */
+	unsigned long fields;
+	/* malformed items that were ignored */
+	unsigned int nr_bad;
+};
+
+/* Longest nodelist accepted before the colon, including the NUL. */
+#define MEMATTR_NODELIST_MAX	128
+
+/* Parse one "<field>[=<value>]" item of @len bytes at @s into @p. */
+static int memattr_parse_item(const char *s, size_t len,
+			      struct memattr_param *p)
+{
+	const char *eq = memchr(s, '=', len);
+	size_t name_len = eq ? eq - s : len;
+	int field = memattr_parse_field(s, name_len);
+	u32 value = 1;
+	int ret;
+
+	if (field < 0)
+		return field;
+	if (eq) {
+		ret = memattr_parse_value(field, eq + 1, len - name_len - 1,
+					  &value);
+		if (ret)
+			return ret;
+	} else if (memattr_fields[field].kind != MEMATTR_KIND_FLAG) {
+		return -EINVAL;
+	}
+
+	p->value[field] = value;
+	p->fields |= BIT(field);
+	return 0;
+}
+
+/*
+ * Parse one memattr= occurrence @str into @p. A bad nodelist makes the whole
+ * occurrence unusable (-EINVAL); a bad item is reported, counted in
+ * @p->nr_bad and skipped, and the other items still count.
+ */
+static int memattr_parse_param(const char *str, struct memattr_param *p)
+{
+	char nodelist[MEMATTR_NODELIST_MAX];
+	const char *colon = strchr(str, ':');
+	const char *item, *end;
+
+	memset(p, 0, sizeof(*p));
+	if (!colon || colon == str ||
+	    (size_t)(colon - str) >= sizeof(nodelist))
+		goto bad_nodes;
+	memcpy(nodelist, str, colon - str);
+	nodelist[colon - str] = '\0';
+	if (nodelist_parse(nodelist, p->nodes) || nodes_empty(p->nodes))
+		goto bad_nodes;
+
+	for (item = colon + 1; ; item = end + 1) {
+		end = strchrnul(item, ',');
+		if (memattr_parse_item(item, end - item, p)) {
+			pr_warn("memattr=%s: ignoring malformed '%.*s'\n",
+				str, (int)(end - item), item);
+			p->nr_bad++;
+		}
+		if (!*end)
+			break;
+	}
+	return 0;
+
+bad_nodes:
+	pr_warn("memattr=%s: malformed node list, entry ignored\n", str);
+	return -EINVAL;
+}
+
+/* ---- records ---- */
+
+static bool memattr_valid(int nid, enum memattr_field field)
+{
+	return (unsigned int)nid < MAX_NUMNODES &&
+	       (unsigned int)field < MEMATTR_NR_FIELDS;
+}
+
+/**
+ * memattr_get - Winning value of one field of a node's record
+ * @nid: node id
+ * @field: the field
+ *
+ * Lock-free; a concurrent writer may be seen just before or after its write.
+ *
+ * Return: the value (latency in ns, bandwidth in MB/s, power in mW/GiB,
+ * flags 0/1); 0 when no source gives one or @nid/@field is out of range.
+ */
+u32 memattr_get(int nid, enum memattr_field field)
+{
+	if (!memattr_valid(nid, field))
+		return 0;
+	return READ_ONCE(memattr_value[nid][field]);
+}
+EXPORT_SYMBOL_GPL(memattr_get);
+
+/**
+ * memattr_node_special - Whether a node's memory is for explicit use only
+ * @nid: node id
+ *
+ * Return: true if the winning value of the special field is 1.
+ */
+bool memattr_node_special(int nid)
+{
+	return memattr_get(nid, MEMATTR_SPECIAL);
+}
+EXPORT_SYMBOL_GPL(memattr_node_special);
+
+/* Winning source of @field of @nid, MEMATTR_NR_SOURCES if none; lock-free. */
+static enum memattr_source memattr_get_source(int nid,
+					      enum memattr_field field)
+{
+	return READ_ONCE(memattr_winner[nid][field]);
+}
+
+/* Whether a source above firmware gives a latency or bandwidth of @nid. */
+static bool memattr_perf_overridden(int nid)
+{
+	enum memattr_source src;
+	int field;
+
+	for (field = 0; field <= MEMATTR_WRITE_BANDWIDTH; field++) {
+		src = memattr_get_source(nid, field);
+		if (src >= MEMATTR_SRC_CMDLINE && src < MEMATTR_NR_SOURCES)
+			return true;
+	}
+	return false;
+}
+
+static void memattr_tier_workfn(struct work_struct *work)
+{
+	nodemask_t todo;
+	int nid;
+
+	scoped_guard(mutex, &memattr_lock) {
+		todo = memattr_tier_pending;
+		nodes_clear(memattr_tier_pending);
+	}
+	for_each_node_mask(nid, todo)
+		mt_node_adistance_changed(nid);
+}
+
+/* Tiers are re-placed from a work item: writers may hold hotplug locks. */
+static DECLARE_WORK(memattr_tier_work, memattr_tier_workfn);
+
+static struct memattr_record *__memattr_record(int nid, bool alloc)
+{
+	lockdep_assert_held(&memattr_lock);
+
+	if (!memattr_records[nid] && alloc) {
+		memattr_records[nid] = kzalloc(sizeof(*memattr_records[nid]),
+					       GFP_KERNEL);
+		if (!memattr_records[nid])
+			return ERR_PTR(-ENOMEM);
+	}
+	return memattr_records[nid];
+}
+
+/* Set (@value) or drop (NULL) @src's value, publish and notify on change. */
+static int memattr_update(int nid, enum memattr_field field,
+			  enum memattr_source src, const u32 *value)
+{
+	struct memattr_field_rec *fr;
+	struct memattr_record *rec;
+	unsigned long changed = BIT(field);
+
+	might_sleep();
+	scoped_guard(mutex, &memattr_lock) {
+		rec = __memattr_record(nid, !!value);
+		if (IS_ERR_OR_NULL(rec))
+			return PTR_ERR_OR_ZERO(rec);
+		fr = &rec->field[field];
+		if (!memattr_field_update(fr, src, value))
+			return 0;
+
+		WRITE_ONCE(memattr_value[nid][field], memattr_field_value(fr));
+		WRITE_ONCE(memattr_winner[nid][field], memattr_pick(fr->set));
+		if (memattr_field_is_perf(field) &&
+		    (src >= MEMATTR_SRC_CMDLINE || memattr_perf_overridden(nid))) {
+			node_set(nid, memattr_tier_pending);
+			schedule_work(&memattr_tier_work);
+		}
+	}
+
+	blocking_notifier_call_chain(&memattr_chain, nid, &changed);
+	return 0;
+}
+
+/**
+ * memattr_set - Record what one source says about one field of a node
+ * @nid: node id; the node need not be online
+ * @field: the field
+ * @value: latency in ns, bandwidth in MB/s, power in mW/GiB, flags 0 or 1
+ * @src: who says so
+ *
+ * The highest-precedence source giving a value wins (see enum
+ * memattr_source). Memory-tier placement follows changes of latency or
+ * bandwidth made by sources above firmware. May sleep.
+ *
+ * Return: 0, -EINVAL for a bad @nid, @field, @src or @value, or -ENOMEM.
+ */
+int memattr_set(int nid, enum memattr_field field, u32 value,
+		enum memattr_source src)
+{
+	if (!memattr_valid(nid, field) ||
+	    (unsigned int)src >= MEMATTR_NR_SOURCES ||
+	    memattr_check_value(field, value))
+		return -EINVAL;
+	return memattr_update(nid, field, src, &value);
+}
+EXPORT_SYMBOL_GPL(memattr_set);
+
+/**
+ * memattr_clear - Drop one source's value of one field of a node
+ * @nid: node id
+ * @field: the field
+ * @src: the source whose value goes; the next source's value shows again
+ *
+ * May sleep.
+ *
+ * Return: 0, or -EINVAL for a bad @nid, @field or @src.
+ */
+int memattr_clear(int nid, enum memattr_field field, enum memattr_source src)
+{
+	if (!memattr_valid(nid, field) ||
+	    (unsigned int)src >= MEMATTR_NR_SOURCES)
+		return -EINVAL;
+	return memattr_update(nid, field, src, NULL);
+}
+EXPORT_SYMBOL_GPL(memattr_clear);
+
+/**
+ * memattr_driver_set - Let a driver say what a node's memory is
+ * @nid: node id
+ * @field: the field
+ * @value: latency in ns, bandwidth in MB/s, power in mW/GiB, flags 0 or 1
+ *
+ * For drivers that know their memory (dax/kmem, accelerator drivers). The
+ * value is recorded with source "driver": it overrides firmware and the
+ * memattr= boot parameter, and is overridden by the administrator. May sleep.
+ *
+ * Return: 0, -EINVAL for a bad @nid, @field or @value, or -ENOMEM.
+ */
+int memattr_driver_set(int nid, enum memattr_field field, u32 value)
+{
+	return memattr_set(nid, field, value, MEMATTR_SRC_DRIVER);
+}
+EXPORT_SYMBOL_GPL(memattr_driver_set);
+
+/**
+ * register_memattr_notifier - Get told when a node's winning values change
+ * @nb: notifier block; called in process context with the node id as
+ *	action and a pointer to an unsigned long mask of BIT(field) as data
+ *
+ * Return: 0 on success, -EEXIST if @nb is already registered.
+ */
+int register_memattr_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&memattr_chain, nb);
+}
+EXPORT_SYMBOL_GPL(register_memattr_notifier);
+
+/**
+ * unregister_memattr_notifier - Stop being told about record changes
+ * @nb: notifier block passed to register_memattr_notifier()
+ *
+ * Return: 0 on success, -ENOENT if @nb was not registered.
+ */
+int unregister_memattr_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_unregister(&memattr_chain, nb);
+}
+EXPORT_SYMBOL_GPL(unregister_memattr_notifier);
+
+/**
+ * memattr_set_perf_attrs - Take firmware performance of a node
+ * @nid: node id
+ * @coord: latency (ns) and bandwidth (MB/s) from the node's initiators
+ * @access: access class; only the best CPU initiator's (access1) is kept
+ *
+ * Called from node_set_perf_attrs(), so both HMAT and CXL region
+ * coordinates arrive here; both are recorded as source "hmat" because the
+ * call does not say who is calling. A zero value is unknown: it drops the
+ * firmware value rather than recording a 0, and is logged once per node.
+ */
+void memattr_set_perf_attrs(int nid, const struct access_coordinate *coord,
+			    unsigned int access)
+{
+	const u32 value[] = {
+		[MEMATTR_READ_LATENCY]    = coord->read_latency,
+		[MEMATTR_WRITE_LATENCY]   = coord->write_latency,
+		[MEMATTR_READ_BANDWIDTH]  = coord->read_bandwidth,
+		[MEMATTR_WRITE_BANDWIDTH] = coord->write_bandwidth,
+	};
+	bool missing = false;
+	int field;
+
+	if (access != ACCESS_COORDINATE_CPU)
+		return;
+
+	for (field = 0; field < ARRAY_SIZE(value); field++) {
+		if (value[field]) {
+			memattr_set(nid, field, value[field], MEMATTR_SRC_HMAT);
+		} else {
+			memattr_clear(nid, field, MEMATTR_SRC_HMAT);
+			missing = true;
+		}
+	}
+
+	if (missing && (unsigned int)nid < MAX_NUMNODES &&
+	    !node_test_and_set(nid, memattr_hmat_logged))
+		pr_notice("node %d: firmware gives no latency or bandwidth for some accesses, shown as 0 (unknown)\n",
+			  nid);
+}
+
+/**
+ * memattr_srat_nonvolatile - Note that SRAT flags memory of a node non-volatile
+ * @nid: node id
+ *
+ * Called while SRAT is parsed, before slab is up; applied by memattr_init().
+ */
+void __init memattr_srat_nonvolatile(int nid)
+{
+	if ((unsigned int)nid < MAX_NUMNODES)
+		node_set(nid, memattr_srat_nv);
+}
+
+/**
+ * memattr_admin_write - Apply an administrator's write to a sysfs file
+ * @nid: node id
+ * @field: the file's field
+ * @buf: "auto" to drop the administrator's value, or a value
+ *
+ * Validates fully before changing anything. Returns once memory tiers
+ * reflect the change; the caller must keep node hot-remove out (device
+ * hotplug lock), since that waits for sysfs writers with mem_hotplug_lock
+ * held.
+ *
+ * Return: 0, -EINVAL for a bad value, or -ENOMEM.
+ */
+int memattr_admin_write(int nid, enum memattr_field field, const char *buf)
+{
+	u32 value;
+	int ret;
+
+	if (sysfs_streq(buf, "auto")) {
+		ret = memattr_clear(nid, field, MEMATTR_SRC_ADMIN);
+	} else {
+		if (memattr_parse_value(field, buf, strlen(buf), &value))
+			return -EINVAL;
+		ret = memattr_set(nid, field, value, MEMATTR_SRC_ADMIN);
+	}
+
+	if (!ret)
+		flush_work(&memattr_tier_work);
+	return ret;
+}
+
+/* ---- boot parameter ---- */
+
+static int __init memattr_early_param(char *str)
+{
+	struct memattr_param p;
+	int nid, field;
+
+	if (!str) {
+		pr_warn("memattr= needs <nodelist>:<field>[=<value>],...\n");
+		return 0;
+	}
+	if (memattr_parse_param(str, &p))
+		return 0;
+
+	for_each_node_mask(nid, p.nodes) {
+		for_each_set_bit(field, &p.fields, MEMATTR_NR_FIELDS) {
+			memattr_cmdline[nid].value[field] = p.value[field];
+			memattr_cmdline[nid].fields |= BIT(field);
+		}
+	}
+	return 0;
+}
+early_param("memattr", memattr_early_param);
+
+/* ---- memory tiers ---- */
+
+/*
+ * Answer only for nodes whose latency or bandwidth a source above firmware
+ * gives, so that every other node is placed exactly as without memattr.
+ */
+static int memattr_calc_adistance(struct notifier_block *nb,
+				  unsigned long nid, void *data)
+{
+	struct access_coordinate perf;
+
+	if (nid >= MAX_NUMNODES || !memattr_perf_overridden(nid))
+		return NOTIFY_DONE;
+
+	perf.read_latency = memattr_get(nid, MEMATTR_READ_LATENCY);
+	perf.write_latency = memattr_get(nid, MEMATTR_WRITE_LATENCY);
+	perf.read_bandwidth = memattr_get(nid, MEMATTR_READ_BANDWIDTH);
+	perf.write_bandwidth = memattr_get(nid, MEMATTR_WRITE_BANDWIDTH);
+	if (mt_perf_to_adistance(&perf, data))
+		return NOTIFY_DONE;
+
+	return NOTIFY_STOP;
+}
+
+/* Ahead of HMAT's algorithm (priority 100). */
+static struct notifier_block memattr_adist_nb = {
+	.notifier_call = memattr_calc_adistance,
+	.priority = 200,
+};
+
+/* ---- debugfs ---- */
+
+static void memattr_show_node(struct seq_file *m, int nid,
+			      const struct memattr_record *rec)
+{
+	const struct memattr_field_rec *fr;
+	enum memattr_source winner;
+	int field, src;
+
+	seq_printf(m, "node%d\n  %-16s %10s %-8s", nid, "field", "value",
+		   "winner");
+	for (src = 0; src < MEMATTR_NR_SOURCES; src++)
+		seq_printf(m, " %10s", memattr_source_names[src]);
+	seq_putc(m, '\n');
+
+	for (field = 0; field < MEMATTR_NR_FIELDS; field++) {
+		fr = rec ? &rec->field[field] : NULL;
+		winner = fr ? memattr_pick(fr->set) : MEMATTR_NR_SOURCES;
+		seq_printf(m, "  %-16s %10u %-8s", memattr_fields[field].name,
+			   fr ? memattr_field_value(fr) : 0,
+			   winner < MEMATTR_NR_SOURCES ?
+			   memattr_source_names[winner] : "-");
+		for (src = 0; src < MEMATTR_NR_SOURCES; src++) {
+			if (fr && (fr->set & BIT(src)))
+				seq_printf(m, " %10u", fr->value[src]);
+			else
+				seq_printf(m, " %10s", "-");
+		}
+		seq_putc(m, '\n');
+	}
+}
+
+static int memattr_records_show(struct seq_file *m, void *v)
+{
+	int nid;
+
+	guard(mutex)(&memattr_lock);
+	for (nid = 0; nid < MAX_NUMNODES; nid++) {
+		if (memattr_records[nid] || node_online(nid))
+			memattr_show_node(m, nid, memattr_records[nid]);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(memattr_records);
+
+/* ---- init ---- */
+
+/*
+ * Structure before firmware and devices: runs before HMAT (subsys_initcall),
+ * dax/kmem (device_initcall) and memory_tier_late_init() (late_initcall), so
+ * the first tier placement already sees memattr= values.
+ */
+static int __init memattr_init(void)
+{
+	unsigned long fields;
+	int nid, field;
+
+	for (nid = 0; nid < MAX_NUMNODES; nid++) {
+		fields = memattr_cmdline[nid].fields;
+		for_each_set_bit(field, &fields, MEMATTR_NR_FIELDS)
+			memattr_set(nid, field, memattr_cmdline[nid].value[field],
+				    MEMATTR_SRC_CMDLINE);
+		if (node_isset(nid, memattr_srat_nv))
+			memattr_set(nid, MEMATTR_PERSISTENT, 1, MEMATTR_SRC_SRAT);
+	}
+
+	register_mt_adistance_algorithm(&memattr_adist_nb);
+	debugfs_create_file("records", 0444, debugfs_create_dir("memattr", NULL),
+			    NULL, &memattr_records_fops);
+	return 0;
+}
+postcore_initcall(memattr_init);
+
+#include "tests/memattr-kunit.h"

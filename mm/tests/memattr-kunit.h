@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KUnit tests for mm/memattr.c: memattr= parsing, value validation and
+ * units, source precedence and the administrator's "auto" reset. Included
+ * at the end of memattr.c so that the pure static helpers are tested as is.
+ */
+
+#ifdef CONFIG_MEMATTR_KUNIT_TEST
+
+#ifndef _MEMATTR_KUNIT_H
+#define _MEMATTR_KUNIT_H
+
+#include <kunit/test.h>
+
+static void memattr_test_value_units(struct kunit *test)
+{
+	u32 v = 0;
+
+	KUNIT_EXPECT_EQ(test, 0, memattr_parse_value(MEMATTR_READ_LATENCY, "120", 3, &v));
+	KUNIT_EXPECT_EQ(test, 120u, v);
+	KUNIT_EXPECT_EQ(test, 0, memattr_parse_value(MEMATTR_READ_LATENCY, "120\n", 4, &v));
+	KUNIT_EXPECT_EQ(test, 120u, v);
+	KUNIT_EXPECT_EQ(test, 0, memattr_parse_value(MEMATTR_WRITE_LATENCY, "95ns", 4, &v));
+	KUNIT_EXPECT_EQ(test, 95u, v);
+	KUNIT_EXPECT_EQ(test, 0, memattr_parse_value(MEMATTR_WRITE_LATENCY, "3us", 3, &v));
+	KUNIT_EXPECT_EQ(test, 3000u, v);
+	KUNIT_EXPECT_EQ(test, 0, memattr_parse_value(MEMATTR_READ_BANDWIDTH, "100MB/s", 7, &v));
+	KUNIT_EXPECT_EQ(test, 100u, v);
+	KUNIT_EXPECT_EQ(test, 0, memattr_parse_value(MEMATTR_WRITE_BANDWIDTH, "25GB/s", 6, &v));
+	KUNIT_EXPECT_EQ(test, 25000u, v);
+	KUNIT_EXPECT_EQ(test, 0, memattr_parse_value(MEMATTR_POWER, "150mW", 5, &v));
+	KUNIT_EXPECT_EQ(test, 150u, v);
+	KUNIT_EXPECT_EQ(test, 0, memattr_parse_value(MEMATTR_POWER, "2W", 2, &v));
+	KUNIT_EXPECT_EQ(test, 2000u, v);
+	KUNIT_EXPECT_EQ(test, 0, memattr_parse_value(MEMATTR_POWER, "007", 3, &v));
+	KUNIT_EXPECT_EQ(test, 7u, v);
+	KUNIT_EXPECT_EQ(test, 0, memattr_parse_value(MEMATTR_POWER, "4294967295", 10, &v));
+	KUNIT_EXPECT_EQ(test, 4294967295u, v);
+
+	/* a unit of another field is junk */
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_value(MEMATTR_READ_LATENCY, "1GB/s", 5, &v));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_value(MEMATTR_READ_BANDWIDTH, "1us", 3, &v));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_value(MEMATTR_READ_BANDWIDTH, "1gb/s", 5, &v));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_value(MEMATTR_PERSISTENT, "1ns", 3, &v));
+}
+
+static void memattr_test_value_invalid(struct kunit *test)
+{
+	u32 v = 42;
+
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_value(MEMATTR_POWER, "", 0, &v));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_value(MEMATTR_POWER, "\n", 1, &v));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_value(MEMATTR_POWER, "abc", 3, &v));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_value(MEMATTR_POWER, "-1", 2, &v));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_value(MEMATTR_POWER, "+5", 2, &v));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_value(MEMATTR_POWER, "12x", 3, &v));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_value(MEMATTR_POWER, "12 mW", 5, &v));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_value(MEMATTR_POWER, "1\n\n", 3, &v));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_value(MEMATTR_POWER, "auto", 4, &v));
+
+	/* 2^32 and beyond: in digits, or only after the unit's factor */
+	KUNIT_EXPECT_EQ(test, -ERANGE, memattr_parse_value(MEMATTR_POWER, "4294967296", 10, &v));
+	KUNIT_EXPECT_EQ(test, -ERANGE,
+			memattr_parse_value(MEMATTR_POWER, "99999999999999999999", 20, &v));
+	KUNIT_EXPECT_EQ(test, -ERANGE, memattr_parse_value(MEMATTR_READ_BANDWIDTH, "4294968GB/s",
+							   11, &v));
+	KUNIT_EXPECT_EQ(test, 0, memattr_parse_value(MEMATTR_READ_BANDWIDTH, "4294967GB/s",
+						     11, &v));
+	KUNIT_EXPECT_EQ(test, 4294967000u, v);
+
+	/* flags are 0 or 1 */
+	KUNIT_EXPECT_EQ(test, 0, memattr_parse_value(MEMATTR_SPECIAL, "0", 1, &v));
+	KUNIT_EXPECT_EQ(test, 0u, v);
+	KUNIT_EXPECT_EQ(test, 0, memattr_parse_value(MEMATTR_SPECIAL, "1\n", 2, &v));
+	KUNIT_EXPECT_EQ(test, 1u, v);
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_value(MEMATTR_SPECIAL, "2", 1, &v));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_value(MEMATTR_PERSISTENT, "10", 2, &v));
+	KUNIT_EXPECT_EQ(test, 1u, v);
+
+	KUNIT_EXPECT_EQ(test, 0, memattr_check_value(MEMATTR_PERSISTENT, 1));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_check_value(MEMATTR_PERSISTENT, 2));
+	KUNIT_EXPECT_EQ(test, 0, memattr_check_value(MEMATTR_READ_LATENCY, 4294967295u));
+}
+
+static void memattr_test_field_names(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, (int)MEMATTR_READ_LATENCY, memattr_parse_field("read_latency", 12));
+	KUNIT_EXPECT_EQ(test, (int)MEMATTR_WRITE_LATENCY, memattr_parse_field("write_latency", 13));
+	KUNIT_EXPECT_EQ(test, (int)MEMATTR_READ_BANDWIDTH,
+			memattr_parse_field("read_bandwidth", 14));
+	KUNIT_EXPECT_EQ(test, (int)MEMATTR_WRITE_BANDWIDTH,
+			memattr_parse_field("write_bandwidth", 15));
+	KUNIT_EXPECT_EQ(test, (int)MEMATTR_PERSISTENT, memattr_parse_field("persistent", 10));
+	KUNIT_EXPECT_EQ(test, (int)MEMATTR_POWER, memattr_parse_field("power", 5));
+	KUNIT_EXPECT_EQ(test, (int)MEMATTR_SPECIAL, memattr_parse_field("special", 7));
+	/* prefixes, extensions and case do not match */
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_field("read_lat", 8));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_field("powers", 6));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_field("Special", 7));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_field("", 0));
+}
+
+static void memattr_test_param_valid(struct kunit *test)
+{
+	const char *all_units =
+		"0:read_latency=80,write_latency=1us,read_bandwidth=20GB/s,special=0";
+	struct memattr_param p;
+
+	KUNIT_ASSERT_EQ(test, 0, memattr_parse_param("3:persistent,special,power=120", &p));
+	KUNIT_EXPECT_EQ(test, 1, nodes_weight(p.nodes));
+	KUNIT_EXPECT_TRUE(test, node_isset(3, p.nodes));
+	KUNIT_EXPECT_EQ(test, BIT(MEMATTR_PERSISTENT) | BIT(MEMATTR_SPECIAL) | BIT(MEMATTR_POWER),
+			p.fields);
+	KUNIT_EXPECT_EQ(test, 1u, p.value[MEMATTR_PERSISTENT]);
+	KUNIT_EXPECT_EQ(test, 1u, p.value[MEMATTR_SPECIAL]);
+	KUNIT_EXPECT_EQ(test, 120u, p.value[MEMATTR_POWER]);
+	KUNIT_EXPECT_EQ(test, 0u, p.nr_bad);
+
+	KUNIT_ASSERT_EQ(test, 0, memattr_parse_param("1-2:power=300", &p));
+	KUNIT_EXPECT_EQ(test, 2, nodes_weight(p.nodes));
+	KUNIT_EXPECT_TRUE(test, node_isset(1, p.nodes));
+	KUNIT_EXPECT_TRUE(test, node_isset(2, p.nodes));
+	KUNIT_EXPECT_EQ(test, BIT(MEMATTR_POWER), p.fields);
+	KUNIT_EXPECT_EQ(test, 300u, p.value[MEMATTR_POWER]);
+
+	KUNIT_ASSERT_EQ(test, 0, memattr_parse_param(all_units, &p));
+	KUNIT_EXPECT_EQ(test, 80u, p.value[MEMATTR_READ_LATENCY]);
+	KUNIT_EXPECT_EQ(test, 1000u, p.value[MEMATTR_WRITE_LATENCY]);
+	KUNIT_EXPECT_EQ(test, 20000u, p.value[MEMATTR_READ_BANDWIDTH]);
+	KUNIT_EXPECT_EQ(test, 0u, p.value[MEMATTR_SPECIAL]);
+	KUNIT_EXPECT_TRUE(test, p.fields & BIT(MEMATTR_SPECIAL));
+	KUNIT_EXPECT_FALSE(test, p.fields & BIT(MEMATTR_WRITE_BANDWIDTH));
+
+	/* the same field twice: the later one counts */
+	KUNIT_ASSERT_EQ(test, 0, memattr_parse_param("0:power=1,power=2", &p));
+	KUNIT_EXPECT_EQ(test, 2u, p.value[MEMATTR_POWER]);
+
+	if (MAX_NUMNODES < 6)
+		kunit_skip(test, "node list test needs 6 node ids");
+	KUNIT_ASSERT_EQ(test, 0, memattr_parse_param("1-3,5:special", &p));
+	KUNIT_EXPECT_EQ(test, 4, nodes_weight(p.nodes));
+	KUNIT_EXPECT_FALSE(test, node_isset(0, p.nodes));
+	KUNIT_EXPECT_TRUE(test, node_isset(1, p.nodes));
+	KUNIT_EXPECT_TRUE(test, node_isset(3, p.nodes));
+	KUNIT_EXPECT_FALSE(test, node_isset(4, p.nodes));
+	KUNIT_EXPECT_TRUE(test, node_isset(5, p.nodes));
+}
+
+static void memattr_test_param_bad_items(struct kunit *test)
+{
+	struct memattr_param p;
+
+	/* a bad number spoils only its own item */
+	KUNIT_ASSERT_EQ(test, 0, memattr_parse_param("0:power=abc,persistent", &p));
+	KUNIT_EXPECT_EQ(test, BIT(MEMATTR_PERSISTENT), p.fields);
+	KUNIT_EXPECT_EQ(test, 1u, p.nr_bad);
+
+	KUNIT_ASSERT_EQ(test, 0, memattr_parse_param("0:colour=3,special", &p));
+	KUNIT_EXPECT_EQ(test, BIT(MEMATTR_SPECIAL), p.fields);
+	KUNIT_EXPECT_EQ(test, 1u, p.nr_bad);
+
+	KUNIT_ASSERT_EQ(test, 0, memattr_parse_param("0:read_bandwidth=4294967296", &p));
+	KUNIT_EXPECT_EQ(test, 0ul, p.fields);
+	KUNIT_EXPECT_EQ(test, 1u, p.nr_bad);
+
+	/* bare words only for flags; flags only 0 or 1 */
+	KUNIT_ASSERT_EQ(test, 0, memattr_parse_param("0:power,special=2,persistent=", &p));
+	KUNIT_EXPECT_EQ(test, 0ul, p.fields);
+	KUNIT_EXPECT_EQ(test, 3u, p.nr_bad);
+
+	/* empty items */
+	KUNIT_ASSERT_EQ(test, 0, memattr_parse_param("0:special,", &p));
+	KUNIT_EXPECT_EQ(test, BIT(MEMATTR_SPECIAL), p.fields);
+	KUNIT_EXPECT_EQ(test, 1u, p.nr_bad);
+	KUNIT_ASSERT_EQ(test, 0, memattr_parse_param("0:", &p));
+	KUNIT_EXPECT_EQ(test, 0ul, p.fields);
+	KUNIT_EXPECT_EQ(test, 1u, p.nr_bad);
+}
+
+static void memattr_test_param_bad_nodes(struct kunit *test)
+{
+	struct memattr_param p;
+	char buf[32];
+
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_param("power=1", &p));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_param(":power=1", &p));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_param("x:power=1", &p));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_param("-1:power=1", &p));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_param("1-:power=1", &p));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_param("99999999999:power=1", &p));
+
+	/* the first id past the last possible one */
+	snprintf(buf, sizeof(buf), "%d:power=1", MAX_NUMNODES);
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_param(buf, &p));
+	snprintf(buf, sizeof(buf), "0-%d:power=1", MAX_NUMNODES);
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_param(buf, &p));
+	snprintf(buf, sizeof(buf), "%d:power=1", MAX_NUMNODES - 1);
+	KUNIT_EXPECT_EQ(test, 0, memattr_parse_param(buf, &p));
+	KUNIT_EXPECT_TRUE(test, node_isset(MAX_NUMNODES - 1, p.nodes));
+}
+
+static void memattr_test_precedence(struct kunit *test)
+{
+	struct memattr_field_rec fr = {};
+	u32 v;
+
+	KUNIT_EXPECT_EQ(test, (int)MEMATTR_NR_SOURCES, (int)memattr_pick(fr.set));
+	KUNIT_EXPECT_EQ(test, 0u, memattr_field_value(&fr));
+
+	v = 150;
+	KUNIT_EXPECT_TRUE(test, memattr_field_update(&fr, MEMATTR_SRC_HMAT, &v));
+	KUNIT_EXPECT_EQ(test, 150u, memattr_field_value(&fr));
+	v = 200;
+	KUNIT_EXPECT_TRUE(test, memattr_field_update(&fr, MEMATTR_SRC_CMDLINE, &v));
+	KUNIT_EXPECT_EQ(test, 200u, memattr_field_value(&fr));
+	KUNIT_EXPECT_EQ(test, (int)MEMATTR_SRC_CMDLINE, (int)memattr_pick(fr.set));
+
+	/* a lower source changing does not change the winner */
+	v = 160;
+	KUNIT_EXPECT_FALSE(test, memattr_field_update(&fr, MEMATTR_SRC_HMAT, &v));
+	KUNIT_EXPECT_EQ(test, 200u, memattr_field_value(&fr));
+	/* neither does writing the winning value again */
+	v = 200;
+	KUNIT_EXPECT_FALSE(test, memattr_field_update(&fr, MEMATTR_SRC_CMDLINE, &v));
+
+	v = 90;
+	KUNIT_EXPECT_TRUE(test, memattr_field_update(&fr, MEMATTR_SRC_ADMIN, &v));
+	KUNIT_EXPECT_EQ(test, 90u, memattr_field_value(&fr));
+	v = 70;
+	KUNIT_EXPECT_FALSE(test, memattr_field_update(&fr, MEMATTR_SRC_DRIVER, &v));
+	KUNIT_EXPECT_EQ(test, 90u, memattr_field_value(&fr));
+
+	/* clearing reveals the next source down, one at a time */
+	KUNIT_EXPECT_TRUE(test, memattr_field_update(&fr, MEMATTR_SRC_ADMIN, NULL));
+	KUNIT_EXPECT_EQ(test, 70u, memattr_field_value(&fr));
+	KUNIT_EXPECT_TRUE(test, memattr_field_update(&fr, MEMATTR_SRC_DRIVER, NULL));
+	KUNIT_EXPECT_EQ(test, 200u, memattr_field_value(&fr));
+	KUNIT_EXPECT_TRUE(test, memattr_field_update(&fr, MEMATTR_SRC_CMDLINE, NULL));
+	KUNIT_EXPECT_EQ(test, 160u, memattr_field_value(&fr));
+	KUNIT_EXPECT_FALSE(test, memattr_field_update(&fr, MEMATTR_SRC_EFI, NULL));
+	KUNIT_EXPECT_TRUE(test, memattr_field_update(&fr, MEMATTR_SRC_HMAT, NULL));
+	KUNIT_EXPECT_EQ(test, 0u, memattr_field_value(&fr));
+	KUNIT_EXPECT_EQ(test, 0, (int)fr.set);
+
+	/* a higher source saying 0 hides firmware's value */
+	v = 150;
+	memattr_field_update(&fr, MEMATTR_SRC_HMAT, &v);
+	v = 0;
+	KUNIT_EXPECT_TRUE(test, memattr_field_update(&fr, MEMATTR_SRC_ADMIN, &v));
+	KUNIT_EXPECT_EQ(test, 0u, memattr_field_value(&fr));
+	KUNIT_EXPECT_EQ(test, (int)MEMATTR_SRC_ADMIN, (int)memattr_pick(fr.set));
+
+	/* the documented order: hmat < srat < efi < cxl < cmdline < driver < admin */
+	KUNIT_EXPECT_EQ(test, (int)MEMATTR_SRC_EFI,
+			(int)memattr_pick(BIT(MEMATTR_SRC_SRAT) | BIT(MEMATTR_SRC_EFI)));
+	KUNIT_EXPECT_EQ(test, (int)MEMATTR_SRC_CMDLINE,
+			(int)memattr_pick(BIT(MEMATTR_SRC_CXL) | BIT(MEMATTR_SRC_CMDLINE)));
+	KUNIT_EXPECT_EQ(test, (int)MEMATTR_SRC_ADMIN,
+			(int)memattr_pick(BIT(MEMATTR_SRC_HMAT) | BIT(MEMATTR_SRC_ADMIN)));
+}
+
+/*
+ * The administrator's path end to end on the last node id, which test
+ * machines do not have, through power (no memory-tier side effects).
+ */
+static void memattr_test_admin_auto(struct kunit *test)
+{
+	int nid = MAX_NUMNODES - 1;
+
+	if (node_online(nid) || memattr_records[nid])
+		kunit_skip(test, "node %d is in use", nid);
+
+	KUNIT_EXPECT_EQ(test, 0, memattr_set(nid, MEMATTR_POWER, 300, MEMATTR_SRC_CMDLINE));
+	KUNIT_EXPECT_EQ(test, 0, memattr_admin_write(nid, MEMATTR_POWER, "120\n"));
+	KUNIT_EXPECT_EQ(test, 120u, memattr_get(nid, MEMATTR_POWER));
+
+	/* bad writes change nothing */
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_admin_write(nid, MEMATTR_POWER, "junk"));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_admin_write(nid, MEMATTR_POWER, "-1"));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_admin_write(nid, MEMATTR_POWER, "4294967296"));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_admin_write(nid, MEMATTR_POWER, "autox"));
+	KUNIT_EXPECT_EQ(test, 120u, memattr_get(nid, MEMATTR_POWER));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_admin_write(nid, MEMATTR_SPECIAL, "2"));
+	KUNIT_EXPECT_EQ(test, 0u, memattr_get(nid, MEMATTR_SPECIAL));
+
+	/* "auto" drops the administrator's value: the boot parameter shows */
+	KUNIT_EXPECT_EQ(test, 0, memattr_admin_write(nid, MEMATTR_POWER, "auto\n"));
+	KUNIT_EXPECT_EQ(test, 300u, memattr_get(nid, MEMATTR_POWER));
+	KUNIT_EXPECT_EQ(test, 0, memattr_admin_write(nid, MEMATTR_POWER, "auto"));
+	KUNIT_EXPECT_EQ(test, 300u, memattr_get(nid, MEMATTR_POWER));
+
+	KUNIT_EXPECT_EQ(test, 0, memattr_admin_write(nid, MEMATTR_SPECIAL, "1"));
+	KUNIT_EXPECT_TRUE(test, memattr_node_special(nid));
+	KUNIT_EXPECT_EQ(test, 0, memattr_admin_write(nid, MEMATTR_SPECIAL, "auto"));
+	KUNIT_EXPECT_FALSE(test, memattr_node_special(nid));
+
+	KUNIT_EXPECT_EQ(test, 0, memattr_clear(nid, MEMATTR_POWER, MEMATTR_SRC_CMDLINE));
+	KUNIT_EXPECT_EQ(test, 0u, memattr_get(nid, MEMATTR_POWER));
+
+	scoped_guard(mutex, &memattr_lock) {
+		kfree(memattr_records[nid]);
+		memattr_records[nid] = NULL;
+	}
+}
+
+static void memattr_test_api_bounds(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, 0u, memattr_get(-1, MEMATTR_POWER));
+	KUNIT_EXPECT_EQ(test, 0u, memattr_get(MAX_NUMNODES, MEMATTR_POWER));
+	KUNIT_EXPECT_EQ(test, 0u, memattr_get(0, MEMATTR_NR_FIELDS));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_set(-1, MEMATTR_POWER, 1, MEMATTR_SRC_DRIVER));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			memattr_set(MAX_NUMNODES, MEMATTR_POWER, 1, MEMATTR_SRC_DRIVER));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_set(0, MEMATTR_NR_FIELDS, 1, MEMATTR_SRC_DRIVER));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_set(0, MEMATTR_POWER, 1, MEMATTR_NR_SOURCES));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_driver_set(0, MEMATTR_PERSISTENT, 2));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_clear(0, MEMATTR_POWER, MEMATTR_NR_SOURCES));
+}
+
+static struct kunit_case memattr_parse_test_cases[] = {
+	KUNIT_CASE(memattr_test_value_units),
+	KUNIT_CASE(memattr_test_value_invalid),
+	KUNIT_CASE(memattr_test_field_names),
+	KUNIT_CASE(memattr_test_param_valid),
+	KUNIT_CASE(memattr_test_param_bad_items),
+	KUNIT_CASE(memattr_test_param_bad_nodes),
+	{}
+};
+
+static struct kunit_suite memattr_parse_test_suite = {
+	.name = "memattr_parse",
+	.test_cases = memattr_parse_test_cases,
+};
+
+static struct kunit_case memattr_record_test_cases[] = {
+	KUNIT_CASE(memattr_test_precedence),
+	KUNIT_CASE(memattr_test_admin_auto),
+	KUNIT_CASE(memattr_test_api_bounds),
+	{}
+};
+
+static struct kunit_suite memattr_record_test_suite = {
+	.name = "memattr_record",
+	.test_cases = memattr_record_test_cases,
+};
+
+kunit_test_suites(&memattr_parse_test_suite, &memattr_record_test_suite);
+
+#endif /* _MEMATTR_KUNIT_H */
+
+#endif /* CONFIG_MEMATTR_KUNIT_TEST */
