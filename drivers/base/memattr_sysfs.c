@@ -9,6 +9,7 @@
 #include <linux/capability.h>
 #include <linux/device.h>
 #include <linux/memattr.h>
+#include <linux/memattr_policy.h>
 #include <linux/sysfs.h>
 
 /* A node device file showing one field of the node's record. */
@@ -74,6 +75,7 @@ static struct attribute *memattr_node_attrs[] = {
 	&memattr_node_attr_list[4].attr.attr,
 	&memattr_node_attr_list[5].attr.attr,
 	&memattr_node_attr_list[6].attr.attr,
+	&memattr_fallback_attr.attr,
 	NULL
 };
 

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * memattr fallback policy: keeps special nodes out of implicit allocation,
+ * lets explicit requests reach them, and orders fallback by attributes.
+ * These are the hooks the page allocator and memory tiers call.
+ */
+#ifndef _LINUX_MEMATTR_POLICY_H
+#define _LINUX_MEMATTR_POLICY_H
+
+#include <linux/gfp_types.h>
+#include <linux/jump_label.h>
+#include <linux/nodemask.h>
+
+struct alloc_context;
+struct attribute_group;
+struct device_attribute;
+struct page;
+struct zonelist;
+
+/* How implicit allocations may use special nodes. */
+enum memattr_spill_mode {
+	MEMATTR_SPILL_NEVER,		/* never: fail or OOM instead */
+	MEMATTR_SPILL_BEFORE_OOM,	/* only when the OOM killer is next */
+	MEMATTR_SPILL_ALWAYS,		/* last in every fallback list */
+	MEMATTR_NR_SPILL_MODES,
+};
+
+/* What orders a node's fallback list after its explicit prefix. */
+enum memattr_order_mode {
+	MEMATTR_ORDER_DISTANCE,		/* SLIT distance, exactly as 6.12 */
+	MEMATTR_ORDER_PERFORMANCE,	/* latency, then bandwidth, then distance */
+	MEMATTR_NR_ORDER_MODES,
+};
+
+#ifdef CONFIG_MEMATTR
+DECLARE_STATIC_KEY_FALSE(memattr_special_in_use);
+
+void memattr_build_fallback(int local, int *order, int *nr, int *explicit_order,
+			    int *nr_explicit);
+struct zonelist *__memattr_explicit_zonelist(int nid, nodemask_t *nodemask,
+					     gfp_t gfp);
+bool memattr_may_spill(gfp_t gfp, const struct alloc_context *ac);
+bool memattr_spilling(gfp_t gfp, const struct alloc_context *ac);
+void memattr_spill_context(const struct alloc_context *ac,
+			   struct alloc_context *spill);
+void memattr_exclude_special(nodemask_t *nodes);
+bool memattr_is_special(int nid);
+void memattr_count_spill(struct page *page, unsigned int order);
+int memattr_set_fallback(int nid, const int *nodes, int nr);
+
+/* nodeN/memattr/fallback and /sys/devices/system/node/special */
+extern struct device_attribute memattr_fallback_attr;
+extern const struct attribute_group memattr_node_root_group;
+
+/*
+ * Explicit requests (a nodemask naming a special node) walk the node's
+ * explicit zonelist. The static key keeps this a no-op while no node is
+ * special, so a kernel without special nodes allocates exactly as 6.12.
+ */
+static inline struct zonelist *memattr_zonelist(int nid, nodemask_t *nodemask,
+						gfp_t gfp, struct zonelist *zl)
+{
+	if (static_branch_unlikely(&memattr_special_in_use) && nodemask)
+		return __memattr_explicit_zonelist(nid, nodemask, gfp) ?: zl;
+	return zl;
+}
+#else
+static inline void memattr_build_fallback(int local, int *order, int *nr,
+					  int *explicit_order, int *nr_explicit)
+{
+}
+
+static inline struct zonelist *memattr_zonelist(int nid, nodemask_t *nodemask,
+						gfp_t gfp, struct zonelist *zl)
+{
+	return zl;
+}
+
+static inline bool memattr_may_spill(gfp_t gfp, const struct alloc_context *ac)
+{
+	return false;
+}
+
+static inline bool memattr_spilling(gfp_t gfp, const struct alloc_context *ac)
+{
+	return false;
+}
+
+/* A macro: struct alloc_context is only complete inside mm/. */
+#define memattr_spill_context(ac, spill)	(*(spill) = *(ac))
+
+static inline void memattr_exclude_special(nodemask_t *nodes)
+{
+}
+
+static inline bool memattr_is_special(int nid)
+{
+	return false;
+}
+
+static inline void memattr_count_spill(struct page *page, unsigned int order)
+{
+}
+#endif /* CONFIG_MEMATTR */
+
+#endif /* _LINUX_MEMATTR_POLICY_H */

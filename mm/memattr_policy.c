@@ -1,0 +1,652 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memattr fallback policy: which nodes an allocation may fall back to, in
+ * what order, and whether "special" nodes may take implicit allocations.
+ *
+ * Every decision here is taken when zonelists are built (boot, memory
+ * hotplug, or a change of the policy), never per allocation. Each node gets
+ * two fallback zonelists:
+ *
+ *  ZONELIST_FALLBACK  what implicit allocations walk: 6.12's distance order
+ *                     (or the performance order), after the node's explicit
+ *                     prefix, without the special nodes (or with them last
+ *                     when spill=always).
+ *  ZONELIST_EXPLICIT  the same order with the special nodes kept. Requests
+ *                     whose nodemask names a special node walk it, so
+ *                     mbind(MPOL_BIND, {special}) works from any CPU.
+ *
+ * Worked example, "default" topology, node 3 special, spill=before_oom:
+ *   6.12 order for node 0:  0 2 1 3
+ *   ZONELIST_FALLBACK:      0 2 1        (implicit use never reaches 3)
+ *   ZONELIST_EXPLICIT:      0 2 1 3      (bind to {3} from CPU 0 finds 3)
+ * With spill=always the fallback list is 0 2 1 3 as well; with
+ * fallback_order=performance it is 0 2 1 when 2 (HBM) has the lowest latency.
+ */
+
+#define pr_fmt(fmt) "memattr: " fmt
+
+#include <linux/capability.h>
+#include <linux/device.h>
+#include <linux/kobject.h>
+#include <linux/memattr.h>
+#include <linux/memattr_policy.h>
+#include <linux/memory_hotplug.h>
+#include <linux/memory-tiers.h>
+#include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/node.h>
+#include <linux/notifier.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+#include <linux/vmstat.h>
+
+#include "internal.h"
+
+DEFINE_STATIC_KEY_FALSE(memattr_special_in_use);
+
+/* How long after a spill further allocations skip reclaim and spill. */
+#define MEMATTR_SPILL_WINDOW	(HZ / 10)
+
+/* An explicit fallback prefix set by the administrator or a driver. */
+struct memattr_prefix {
+	int nr;				/* entries in @node */
+	int node[];			/* nodes tried right after the local one */
+};
+
+/* Serialises every policy change and the zonelist rebuild that follows. */
+static DEFINE_MUTEX(memattr_policy_lock);
+/* Special nodes as of the last rebuild; read locklessly by allocations. */
+static nodemask_t memattr_special_nodes;
+/* enum memattr_spill_mode; written under memattr_policy_lock. */
+static int memattr_spill = MEMATTR_SPILL_BEFORE_OOM;
+/* enum memattr_order_mode; written under memattr_policy_lock. */
+static int memattr_order = MEMATTR_ORDER_DISTANCE;
+/* Until then (jiffies) allocations spill without reclaiming first. */
+static unsigned long memattr_spill_until;
+/* Per-node explicit prefix; replaced under memattr_policy_lock, read by builds. */
+static struct memattr_prefix __rcu *memattr_prefixes[MAX_NUMNODES];
+
+static const char * const spill_names[MEMATTR_NR_SPILL_MODES] = {
+	[MEMATTR_SPILL_NEVER] = "never",
+	[MEMATTR_SPILL_BEFORE_OOM] = "before_oom",
+	[MEMATTR_SPILL_ALWAYS] = "always",
+};
+
+static const char * const order_names[MEMATTR_NR_ORDER_MODES] = {
+	[MEMATTR_ORDER_DISTANCE] = "distance",
+	[MEMATTR_ORDER_PERFORMANCE] = "performance",
+};
+
+/* ---- pure ordering logic (tested by tests/memattr_policy-kunit.h) ---- */
+
+/* Everything one fallback-order decision depends on (pure input). */
+struct memattr_order_input {
+	int local;			/* the node whose list is built */
+	const nodemask_t *special;	/* special nodes */
+	enum memattr_spill_mode spill;	/* spill mode */
+	enum memattr_order_mode mode;	/* order mode */
+	const int *prefix;		/* explicit prefix, may be NULL */
+	int nr_prefix;			/* entries in @prefix */
+	const u32 *latency;		/* per node read latency, 0 = unknown */
+	const u32 *bandwidth;		/* per node read bandwidth, 0 = unknown */
+};
+
+/* Is @a strictly better than @b by measured performance? */
+static bool perf_better(int a, int b, const struct memattr_order_input *in)
+{
+	u32 la = in->latency[a], lb = in->latency[b];
+
+	if (!la != !lb)
+		return la;		/* known latency beats unknown */
+	if (la != lb)
+		return la < lb;
+	return in->bandwidth[a] > in->bandwidth[b];
+}
+
+/* Stable insertion sort of @order[from..nr) by performance. */
+static void sort_by_performance(int *order, int from, int nr,
+				const struct memattr_order_input *in)
+{
+	int i, j, node;
+
+	for (i = from + 1; i < nr; i++) {
+		node = order[i];
+		for (j = i; j > from && perf_better(node, order[j - 1], in); j--)
+			order[j] = order[j - 1];
+		order[j] = node;
+	}
+}
+
+/* Move @node from its place in @order[from..nr) to @order[from]. */
+static bool move_to(int *order, int from, int nr, int node)
+{
+	int i;
+
+	for (i = from; i < nr && order[i] != node; i++)
+		;
+	if (i == nr)
+		return false;
+	for (; i > from; i--)
+		order[i] = order[i - 1];
+	order[from] = node;
+	return true;
+}
+
+static bool in_prefix(int node, const struct memattr_order_input *in)
+{
+	int i;
+
+	for (i = 0; i < in->nr_prefix; i++)
+		if (in->prefix[i] == node)
+			return true;
+	return false;
+}
+
+/*
+ * Move special nodes to the end, keeping their relative order, and drop
+ * them unless spill=always. The prefix keeps its special nodes: naming one
+ * there is explicit use.
+ */
+static int place_special(int *order, int from, int nr,
+			 const struct memattr_order_input *in)
+{
+	int i = from, end = nr, node, j;
+
+	while (i < end) {
+		node = order[i];
+		if (!node_isset(node, *in->special) || in_prefix(node, in)) {
+			i++;
+			continue;
+		}
+		for (j = i; j < nr - 1; j++)
+			order[j] = order[j + 1];
+		order[nr - 1] = node;
+		end--;
+	}
+	return in->spill == MEMATTR_SPILL_ALWAYS ? nr : end;
+}
+
+/**
+ * memattr_order_fallback - turn 6.12's distance order into memattr's order
+ * @order: in: the node order 6.12 builds for @in->local; out: the new order
+ * @nr: entries in @order
+ * @in: the policy and the per-node facts to apply
+ * @implicit: build the list implicit allocations walk (special nodes left
+ *	out, or last with spill=always) rather than the explicit one
+ *
+ * The local node stays first when it has memory; the explicit prefix comes
+ * next, in the order given; the rest follow by distance or by performance.
+ *
+ * Return: the number of entries now in @order.
+ */
+static int memattr_order_fallback(int *order, int nr,
+				  const struct memattr_order_input *in, bool implicit)
+{
+	int from = (nr && order[0] == in->local) ? 1 : 0;
+	int i, placed = from;
+
+	if (in->mode == MEMATTR_ORDER_PERFORMANCE)
+		sort_by_performance(order, from, nr, in);
+	for (i = 0; i < in->nr_prefix; i++)
+		if (in->prefix[i] != in->local &&
+		    move_to(order, placed, nr, in->prefix[i]))
+			placed++;
+	if (implicit)
+		nr = place_special(order, from, nr, in);
+	return nr;
+}
+
+/* ---- zonelist construction (called by build_zonelists()) ---- */
+
+/* Facts gathered for one rebuild; the zonelist seqlock serialises builds. */
+static u32 build_latency[MAX_NUMNODES];
+static u32 build_bandwidth[MAX_NUMNODES];
+static nodemask_t build_special;
+
+static void gather_inputs(struct memattr_order_input *in, int local)
+{
+	struct memattr_prefix *prefix;
+	int nid;
+
+	nodes_clear(build_special);
+	for_each_node_state(nid, N_MEMORY) {
+		build_latency[nid] = memattr_get(nid, MEMATTR_READ_LATENCY);
+		build_bandwidth[nid] = memattr_get(nid, MEMATTR_READ_BANDWIDTH);
+		if (memattr_node_special(nid))
+			node_set(nid, build_special);
+	}
+	/* Builds run with interrupts off: an RCU-sched read-side section. */
+	prefix = rcu_dereference_sched(memattr_prefixes[local]);
+	*in = (struct memattr_order_input) {
+		.local = local,
+		.special = &build_special,
+		.spill = READ_ONCE(memattr_spill),
+		.mode = READ_ONCE(memattr_order),
+		.prefix = prefix ? prefix->node : NULL,
+		.nr_prefix = prefix ? prefix->nr : 0,
+		.latency = build_latency,
+		.bandwidth = build_bandwidth,
+	};
+}
+
+/**
+ * memattr_build_fallback - apply the policy to one node's fallback order
+ * @local: the node whose zonelists are being built
+ * @order: in: 6.12's order; out: what ZONELIST_FALLBACK should hold
+ * @nr: entries in @order, updated
+ * @explicit_order: out: what ZONELIST_EXPLICIT should hold
+ * @nr_explicit: out: entries in @explicit_order
+ *
+ * Called with the zonelist seqlock held for writing and interrupts off.
+ */
+void memattr_build_fallback(int local, int *order, int *nr, int *explicit_order,
+			    int *nr_explicit)
+{
+	struct memattr_order_input in;
+
+	gather_inputs(&in, local);
+	memcpy(explicit_order, order, *nr * sizeof(*order));
+	*nr_explicit = memattr_order_fallback(explicit_order, *nr, &in, false);
+	*nr = memattr_order_fallback(order, *nr, &in, true);
+}
+
+/* ---- allocation-time hooks (slow or explicit paths only) ---- */
+
+struct zonelist *__memattr_explicit_zonelist(int nid, nodemask_t *nodemask,
+					     gfp_t gfp)
+{
+	if ((gfp & __GFP_THISNODE) ||
+	    !nodes_intersects(*nodemask, memattr_special_nodes))
+		return NULL;
+	return &NODE_DATA(nid)->node_zonelists[ZONELIST_EXPLICIT];
+}
+
+bool memattr_is_special(int nid)
+{
+	return node_isset(nid, memattr_special_nodes);
+}
+
+/**
+ * memattr_may_spill - may this failing allocation try the special nodes?
+ * @gfp: the allocation's flags
+ * @ac: its context
+ *
+ * Called from the allocator slow path after reclaim and compaction failed,
+ * right before the OOM killer would be invoked.
+ */
+bool memattr_may_spill(gfp_t gfp, const struct alloc_context *ac)
+{
+	if (!static_branch_unlikely(&memattr_special_in_use) ||
+	    READ_ONCE(memattr_spill) != MEMATTR_SPILL_BEFORE_OOM)
+		return false;
+	if (gfp & __GFP_THISNODE)
+		return false;
+	return !ac->nodemask ||
+	       nodes_intersects(*ac->nodemask, memattr_special_nodes);
+}
+
+/**
+ * memattr_spilling - should this allocation spill before it reclaims?
+ * @gfp: the allocation's flags
+ * @ac: its context
+ *
+ * For a moment after reclaim failed and an allocation spilled, the next
+ * ones spill straight away: ordinary memory is known to be exhausted, and
+ * making every page fault repeat the futile reclaim first would stall the
+ * task for minutes. The window is renewed by each full-path spill.
+ */
+bool memattr_spilling(gfp_t gfp, const struct alloc_context *ac)
+{
+	return memattr_may_spill(gfp, ac) &&
+	       time_before(jiffies, READ_ONCE(memattr_spill_until));
+}
+
+/**
+ * memattr_spill_context - the context a spilling allocation retries with
+ * @ac: the failing allocation's context
+ * @spill: filled in: the same request over the node's explicit zonelist
+ */
+void memattr_spill_context(const struct alloc_context *ac,
+			   struct alloc_context *spill)
+{
+	int nid = zonelist_node_idx(ac->zonelist->_zonerefs);
+
+	*spill = *ac;
+	spill->zonelist = &NODE_DATA(nid)->node_zonelists[ZONELIST_EXPLICIT];
+	spill->preferred_zoneref = first_zones_zonelist(spill->zonelist,
+							spill->highest_zoneidx,
+							spill->nodemask);
+}
+
+/**
+ * memattr_count_spill - account a page that spilled into a special node
+ * @page: the page the spill retry returned
+ * @order: its order
+ */
+void memattr_count_spill(struct page *page, unsigned int order)
+{
+	if (!memattr_is_special(page_to_nid(page)))
+		return;
+	count_vm_events(MEMATTR_SPILL, 1 << order);
+	WRITE_ONCE(memattr_spill_until, jiffies + MEMATTR_SPILL_WINDOW);
+}
+
+/* Demotion must never target a special node: add them to a skip mask. */
+void memattr_exclude_special(nodemask_t *nodes)
+{
+	int nid;
+
+	for_each_node_state(nid, N_MEMORY)
+		if (memattr_node_special(nid))
+			node_set(nid, *nodes);
+}
+
+/* ---- applying a change ---- */
+
+static bool memattr_any_special(void)
+{
+	int nid;
+
+	for_each_node_state(nid, N_MEMORY)
+		if (memattr_node_special(nid))
+			return true;
+	return false;
+}
+
+/* Publish the special set, then rebuild zonelists and demotion targets. */
+static void memattr_policy_apply(void)
+{
+	nodemask_t special = NODE_MASK_NONE;
+	int nid;
+
+	lockdep_assert_held(&memattr_policy_lock);
+	for_each_node_state(nid, N_MEMORY)
+		if (memattr_node_special(nid))
+			node_set(nid, special);
+	memattr_special_nodes = special;
+	if (nodes_empty(special))
+		static_branch_disable(&memattr_special_in_use);
+	else
+		static_branch_enable(&memattr_special_in_use);
+
+	get_online_mems();
+	build_all_zonelists(NULL);
+	put_online_mems();
+	memory_tier_refresh_demotion();
+}
+
+/* A node's record changed (@nid); *@data is the mask of changed fields. */
+static int memattr_policy_notify(struct notifier_block *nb,
+				 unsigned long nid, void *data)
+{
+	unsigned long changed = *(unsigned long *)data;
+	unsigned long perf = BIT(MEMATTR_READ_LATENCY) | BIT(MEMATTR_READ_BANDWIDTH);
+
+	/* Latency and bandwidth only matter for the performance order. */
+	if (READ_ONCE(memattr_order) != MEMATTR_ORDER_PERFORMANCE)
+		perf = 0;
+	if (!(changed & (BIT(MEMATTR_SPECIAL) | perf)))
+		return NOTIFY_DONE;
+	guard(mutex)(&memattr_policy_lock);
+	memattr_policy_apply();
+	return NOTIFY_OK;
+}
+
+static struct notifier_block memattr_policy_nb = {
+	.notifier_call = memattr_policy_notify,
+};
+
+/**
+ * memattr_set_fallback - give a node an explicit fallback prefix
+ * @nid: the node whose implicit allocations fall back
+ * @nodes: nodes to try right after @nid, best first; NULL with @nr 0 clears
+ * @nr: entries in @nodes
+ *
+ * For drivers that know better than the firmware, e.g. two accelerators
+ * with a fast link that should fall back to each other first.
+ *
+ * Return: 0, or -EINVAL if a node is invalid, has no memory or repeats.
+ */
+int memattr_set_fallback(int nid, const int *nodes, int nr)
+{
+	struct memattr_prefix *new = NULL, *old;
+	nodemask_t seen = NODE_MASK_NONE;
+	int i;
+
+	if (nid < 0 || nid >= MAX_NUMNODES || !node_possible(nid) ||
+	    nr < 0 || nr > MAX_NUMNODES)
+		return -EINVAL;
+	for (i = 0; i < nr; i++) {
+		if (nodes[i] < 0 || nodes[i] >= MAX_NUMNODES ||
+		    !node_state(nodes[i], N_MEMORY) || node_isset(nodes[i], seen))
+			return -EINVAL;
+		node_set(nodes[i], seen);
+	}
+	if (nr) {
+		new = kmalloc(struct_size(new, node, nr), GFP_KERNEL);
+		if (!new)
+			return -ENOMEM;
+		new->nr = nr;
+		memcpy(new->node, nodes, nr * sizeof(*nodes));
+	}
+
+	guard(mutex)(&memattr_policy_lock);
+	old = rcu_replace_pointer(memattr_prefixes[nid], new,
+				  lockdep_is_held(&memattr_policy_lock));
+	memattr_policy_apply();
+	synchronize_rcu();
+	kfree(old);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(memattr_set_fallback);
+
+/* ---- sysfs ---- */
+
+/* Parse "4 0" (optionally starting with @nid itself) into @nodes. */
+static int parse_fallback(int nid, const char *buf, int *nodes, int max)
+{
+	char *copy, *cur, *tok;
+	int nr = 0, node, ret = 0;
+
+	copy = kstrdup(buf, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	cur = strim(copy);
+	while ((tok = strsep(&cur, " \t")) != NULL) {
+		if (!*tok)
+			continue;
+		if (kstrtoint(tok, 10, &node) || nr >= max) {
+			ret = -EINVAL;
+			break;
+		}
+		if (!nr && node == nid && nid >= 0)
+			continue;	/* the node itself is always first */
+		nodes[nr++] = node;
+	}
+	kfree(copy);
+	return ret ?: nr;
+}
+
+static ssize_t fallback_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	struct zonelist *zl = &NODE_DATA(dev->id)->node_zonelists[ZONELIST_FALLBACK];
+	int len = 0, last = NUMA_NO_NODE;
+	struct zoneref *z;
+
+	/*
+	 * Rebuilds come from memattr (our lock) or memory hotplug; hotplug
+	 * locks cannot be taken here (node removal waits for sysfs readers),
+	 * so a read racing with a hotplug rebuild may see a mixed order.
+	 */
+	guard(mutex)(&memattr_policy_lock);
+	for (z = zl->_zonerefs; zonelist_zone(z); z++) {
+		if (zonelist_node_idx(z) == last)
+			continue;
+		last = zonelist_node_idx(z);
+		len += sysfs_emit_at(buf, len, "%s%d", len ? " " : "", last);
+	}
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+static ssize_t fallback_store(struct device *dev, struct device_attribute *attr,
+			      const char *buf, size_t count)
+{
+	int *nodes, nr, ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	nodes = kcalloc(MAX_NUMNODES, sizeof(*nodes), GFP_KERNEL);
+	if (!nodes)
+		return -ENOMEM;
+	nr = sysfs_streq(buf, "auto") ? 0 : parse_fallback(dev->id, buf, nodes,
+							   MAX_NUMNODES);
+	ret = nr;
+	if (nr >= 0) {
+		/* Keep node hot-remove out: it waits for sysfs writers. */
+		ret = lock_device_hotplug_sysfs();
+		if (!ret) {
+			ret = memattr_set_fallback(dev->id, nodes, nr);
+			unlock_device_hotplug();
+		}
+	}
+	kfree(nodes);
+	if (ret)
+		pr_warn("node %d: rejected fallback order \"%s\"\n", dev->id,
+			strim((char *)buf));
+	return ret ?: count;
+}
+
+struct device_attribute memattr_fallback_attr = __ATTR_RW(fallback);
+
+static ssize_t special_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%*pbl\n", nodemask_pr_args(&memattr_special_nodes));
+}
+static DEVICE_ATTR_RO(special);
+
+static struct attribute *memattr_node_root_attrs[] = {
+	&dev_attr_special.attr,
+	NULL,
+};
+
+const struct attribute_group memattr_node_root_group = {
+	.attrs = memattr_node_root_attrs,
+};
+
+/* Show every choice with the active one in brackets, like THP's "enabled". */
+static ssize_t show_choices(char *buf, const char * const *names, int nr, int active)
+{
+	int i, len = 0;
+
+	for (i = 0; i < nr; i++)
+		len += sysfs_emit_at(buf, len, i == active ? "%s[%s]" : "%s%s",
+				     i ? " " : "", names[i]);
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+/* Set *@knob to the choice named in @buf and rebuild; -EINVAL if none. */
+static ssize_t store_choice(const char *buf, size_t count, const char * const *names,
+			    int nr, int *knob, const char *what)
+{
+	int choice, ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	choice = __sysfs_match_string(names, nr, buf);
+	if (choice < 0 || choice >= nr) {
+		pr_warn("%s: unknown value \"%s\"\n", what, strim((char *)buf));
+		return -EINVAL;
+	}
+	ret = lock_device_hotplug_sysfs();
+	if (ret)
+		return ret;
+	scoped_guard(mutex, &memattr_policy_lock) {
+		if (*knob != choice) {
+			WRITE_ONCE(*knob, choice);
+			memattr_policy_apply();
+		}
+	}
+	unlock_device_hotplug();
+	return count;
+}
+
+static ssize_t spill_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	return show_choices(buf, spill_names, MEMATTR_NR_SPILL_MODES,
+			    READ_ONCE(memattr_spill));
+}
+
+static ssize_t spill_store(struct kobject *kobj, struct kobj_attribute *attr,
+			   const char *buf, size_t count)
+{
+	return store_choice(buf, count, spill_names, MEMATTR_NR_SPILL_MODES,
+			    &memattr_spill, "spill");
+}
+
+static struct kobj_attribute spill_attr = __ATTR_RW(spill);
+
+static ssize_t fallback_order_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	return show_choices(buf, order_names, MEMATTR_NR_ORDER_MODES,
+			    READ_ONCE(memattr_order));
+}
+
+static ssize_t fallback_order_store(struct kobject *kobj,
+				    struct kobj_attribute *attr,
+				    const char *buf, size_t count)
+{
+	return store_choice(buf, count, order_names, MEMATTR_NR_ORDER_MODES,
+			    &memattr_order, "fallback_order");
+}
+
+static struct kobj_attribute fallback_order_attr = __ATTR_RW(fallback_order);
+
+static struct attribute *memattr_policy_attrs[] = {
+	&spill_attr.attr,
+	&fallback_order_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group memattr_policy_group = {
+	.attrs = memattr_policy_attrs,
+};
+
+static int __init memattr_policy_init(void)
+{
+	struct kobject *kobj;
+	int ret;
+
+	kobj = kobject_create_and_add("memattr", mm_kobj);
+	if (!kobj)
+		return -ENOMEM;
+	ret = sysfs_create_group(kobj, &memattr_policy_group);
+	if (ret)
+		goto put_kobj;
+	ret = register_memattr_notifier(&memattr_policy_nb);
+	if (ret)
+		goto remove_group;
+
+	/*
+	 * Pick up what firmware and the command line said before we
+	 * listened. With no special node the boot-time zonelists already are
+	 * 6.12's: leave them alone (a rebuild now would also see the CPU to
+	 * node map, which the first build did not, and reorder some nodes).
+	 */
+	guard(mutex)(&memattr_policy_lock);
+	if (memattr_any_special())
+		memattr_policy_apply();
+	return 0;
+
+remove_group:
+	sysfs_remove_group(kobj, &memattr_policy_group);
+put_kobj:
+	kobject_put(kobj);
+	return ret;
+}
+late_initcall(memattr_policy_init);
+
+#include "tests/memattr_policy-kunit.h"

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KUnit tests for memattr's fallback ordering: the pure function that turns
+ * 6.12's distance order into what implicit and explicit allocations walk.
+ * Included at the end of mm/memattr_policy.c; expected orders are worked
+ * out by hand from the "default" and "gpu-peers" topologies.
+ */
+
+#ifdef CONFIG_MEMATTR_KUNIT_TEST
+
+#ifndef _MEMATTR_POLICY_KUNIT_H
+#define _MEMATTR_POLICY_KUNIT_H
+
+#include <kunit/test.h>
+
+#define NR_TEST_NODES 4
+
+/* The "default" topology: DRAM, CXL-like, HBM-like, slow node 3. */
+static const u32 test_latency[MAX_NUMNODES] = { 100, 300, 80, 600 };
+static const u32 test_bandwidth[MAX_NUMNODES] = { 20480, 5120, 102400, 2048 };
+static const u32 no_values[MAX_NUMNODES];
+
+struct order_case {
+	nodemask_t special;
+	struct memattr_order_input in;
+	int order[NR_TEST_NODES];
+	int nr;
+};
+
+static void init_case(struct order_case *c, int local, const int *order, int nr)
+{
+	nodes_clear(c->special);
+	c->in = (struct memattr_order_input) {
+		.local = local,
+		.special = &c->special,
+		.spill = MEMATTR_SPILL_BEFORE_OOM,
+		.mode = MEMATTR_ORDER_DISTANCE,
+		.latency = no_values,
+		.bandwidth = no_values,
+	};
+	memcpy(c->order, order, nr * sizeof(*order));
+	c->nr = nr;
+}
+
+static void expect_order(struct kunit *test, struct order_case *c, bool implicit,
+			 const int *want, int nr_want)
+{
+	int nr = memattr_order_fallback(c->order, c->nr, &c->in, implicit);
+	int i;
+
+	KUNIT_ASSERT_EQ(test, nr, nr_want);
+	for (i = 0; i < nr; i++)
+		KUNIT_EXPECT_EQ_MSG(test, c->order[i], want[i], "position %d", i);
+}
+
+static void nothing_configured_keeps_distance_order(struct kunit *test)
+{
+	static const int order[] = { 0, 2, 1, 3 };
+	struct order_case c;
+
+	init_case(&c, 0, order, 4);
+	expect_order(test, &c, true, order, 4);
+	init_case(&c, 0, order, 4);
+	expect_order(test, &c, false, order, 4);
+}
+
+static void special_left_out_of_implicit_only(struct kunit *test)
+{
+	static const int order[] = { 0, 2, 1, 3 };
+	static const int implicit[] = { 0, 2, 1 };
+	struct order_case c;
+
+	init_case(&c, 0, order, 4);
+	node_set(2, c.special);
+	node_set(3, c.special);
+	expect_order(test, &c, true, (const int[]){ 0, 1 }, 2);
+
+	init_case(&c, 0, order, 4);
+	node_set(3, c.special);
+	expect_order(test, &c, true, implicit, 3);
+
+	init_case(&c, 0, order, 4);
+	node_set(3, c.special);
+	expect_order(test, &c, false, order, 4);
+}
+
+static void spill_always_puts_special_last(struct kunit *test)
+{
+	static const int order[] = { 0, 2, 1, 3 };
+	static const int want[] = { 0, 1, 2, 3 };
+	struct order_case c;
+
+	init_case(&c, 0, order, 4);
+	c.in.spill = MEMATTR_SPILL_ALWAYS;
+	node_set(2, c.special);
+	node_set(3, c.special);
+	expect_order(test, &c, true, want, 4);
+}
+
+static void special_local_node_keeps_itself_first(struct kunit *test)
+{
+	static const int order[] = { 3, 0, 1, 2 };
+	static const int want[] = { 3, 0, 1 };
+	struct order_case c;
+
+	init_case(&c, 3, order, 4);
+	node_set(3, c.special);
+	node_set(2, c.special);
+	expect_order(test, &c, true, want, 3);
+}
+
+static void prefix_comes_right_after_local(struct kunit *test)
+{
+	static const int order[] = { 1, 0, 2, 3 };
+	static const int prefix[] = { 3, 0 };
+	static const int want[] = { 1, 3, 0, 2 };
+	struct order_case c;
+
+	init_case(&c, 1, order, 4);
+	c.in.prefix = prefix;
+	c.in.nr_prefix = 2;
+	expect_order(test, &c, true, want, 4);
+}
+
+/* gpu-peers: accelerator 1 falls back to its special peer 2 before DRAM. */
+static void prefix_reaches_special_peer(struct kunit *test)
+{
+	static const int order[] = { 1, 0, 2 };
+	static const int prefix[] = { 2 };
+	static const int want[] = { 1, 2, 0 };
+	struct order_case c;
+
+	init_case(&c, 1, order, 3);
+	node_set(1, c.special);
+	node_set(2, c.special);
+	c.in.spill = MEMATTR_SPILL_NEVER;
+	c.in.prefix = prefix;
+	c.in.nr_prefix = 1;
+	expect_order(test, &c, true, want, 3);
+}
+
+static void prefix_ignores_local_and_absent_nodes(struct kunit *test)
+{
+	static const int order[] = { 0, 2, 1 };
+	static const int prefix[] = { 0, 3, 1 };
+	static const int want[] = { 0, 1, 2 };
+	struct order_case c;
+
+	init_case(&c, 0, order, 3);
+	c.in.prefix = prefix;
+	c.in.nr_prefix = 3;
+	expect_order(test, &c, true, want, 3);
+}
+
+static void performance_orders_by_latency(struct kunit *test)
+{
+	static const int order[] = { 0, 2, 1, 3 };
+	static const int want[] = { 0, 2, 1, 3 };
+	static const int from_slow[] = { 3, 0, 1, 2 };
+	static const int want_slow[] = { 3, 2, 0, 1 };
+	struct order_case c;
+
+	init_case(&c, 0, order, 4);
+	c.in.mode = MEMATTR_ORDER_PERFORMANCE;
+	c.in.latency = test_latency;
+	c.in.bandwidth = test_bandwidth;
+	expect_order(test, &c, true, want, 4);
+
+	init_case(&c, 3, from_slow, 4);
+	c.in.mode = MEMATTR_ORDER_PERFORMANCE;
+	c.in.latency = test_latency;
+	c.in.bandwidth = test_bandwidth;
+	expect_order(test, &c, true, want_slow, 4);
+}
+
+static void performance_ties_and_unknowns(struct kunit *test)
+{
+	/* Node 1 unknown; 2 and 3 tie on latency, 3 has more bandwidth. */
+	static const u32 lat[MAX_NUMNODES] = { 100, 0, 200, 200 };
+	static const u32 bw[MAX_NUMNODES] = { 0, 0, 1000, 2000 };
+	static const int order[] = { 0, 1, 2, 3 };
+	static const int want[] = { 0, 3, 2, 1 };
+	/* Full tie between 2 and 3: the distance order (input) decides. */
+	static const u32 same_bw[MAX_NUMNODES] = { 0, 0, 1000, 1000 };
+	static const int order_b[] = { 0, 3, 1, 2 };
+	static const int want_b[] = { 0, 3, 2, 1 };
+	struct order_case c;
+
+	init_case(&c, 0, order, 4);
+	c.in.mode = MEMATTR_ORDER_PERFORMANCE;
+	c.in.latency = lat;
+	c.in.bandwidth = bw;
+	expect_order(test, &c, true, want, 4);
+
+	init_case(&c, 0, order_b, 4);
+	c.in.mode = MEMATTR_ORDER_PERFORMANCE;
+	c.in.latency = lat;
+	c.in.bandwidth = same_bw;
+	expect_order(test, &c, true, want_b, 4);
+}
+
+/* A memoryless CPU node is not in its own list: nothing is pinned first. */
+static void memoryless_local_sorts_everything(struct kunit *test)
+{
+	static const int order[] = { 1, 2, 0 };
+	static const int want[] = { 2, 0, 1 };
+	struct order_case c;
+
+	init_case(&c, 3, order, 3);
+	c.in.mode = MEMATTR_ORDER_PERFORMANCE;
+	c.in.latency = test_latency;
+	c.in.bandwidth = test_bandwidth;
+	expect_order(test, &c, true, want, 3);
+}
+
+static struct kunit_case memattr_policy_cases[] = {
+	KUNIT_CASE(nothing_configured_keeps_distance_order),
+	KUNIT_CASE(special_left_out_of_implicit_only),
+	KUNIT_CASE(spill_always_puts_special_last),
+	KUNIT_CASE(special_local_node_keeps_itself_first),
+	KUNIT_CASE(prefix_comes_right_after_local),
+	KUNIT_CASE(prefix_reaches_special_peer),
+	KUNIT_CASE(prefix_ignores_local_and_absent_nodes),
+	KUNIT_CASE(performance_orders_by_latency),
+	KUNIT_CASE(performance_ties_and_unknowns),
+	KUNIT_CASE(memoryless_local_sorts_everything),
+	{}
+};
+
+static struct kunit_suite memattr_policy_suite = {
+	.name = "memattr_policy",
+	.test_cases = memattr_policy_cases,
+};
+
+kunit_test_suite(memattr_policy_suite);
+
+#endif /* _MEMATTR_POLICY_KUNIT_H */
+
+#endif /* CONFIG_MEMATTR_KUNIT_TEST */
