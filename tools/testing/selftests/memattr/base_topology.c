@@ -18,12 +18,13 @@
 
 static struct topo topo;
 
-static void load_topology(struct __test_metadata *_metadata)
-{
-	if (topo_load(&topo, NULL))
-		SKIP(return, "no topology file (not booted by harness/vm): %s",
-		     strerror(errno));
-}
+/* Load the booted topology, or skip the calling test when there is none. */
+#define LOAD_TOPOLOGY()							\
+	do {								\
+		if (topo_load(&topo, NULL))				\
+			SKIP(return, "no topology file (not booted by harness/vm): %s", \
+			     strerror(errno));				\
+	} while (0)
 
 /* Parse a cpulist ("0-1,3") into a bitmask; -1 on junk. */
 static long long cpulist_mask(const char *list)
@@ -54,20 +55,19 @@ static long long cpulist_mask(const char *list)
 	return mask;
 }
 
-/* 0 when the directory exists, -1 otherwise. */
-static int dir_exists(const char *fmt, const char *base, int nid)
+static bool node_has_access0(int nid)
 {
 	char path[256];
 
-	snprintf(path, sizeof(path), fmt, base, nid);
-	return access(path, F_OK);
+	snprintf(path, sizeof(path), NODE_DIR "/node%d/access0", nid);
+	return access(path, F_OK) == 0;
 }
 
 TEST(nodes_online)
 {
 	char buf[256], want[32];
 
-	load_topology(_metadata);
+	LOAD_TOPOLOGY();
 	snprintf(want, sizeof(want), "0-%d", topo.nr_nodes - 1);
 	ASSERT_LT(0, sysfs_read_str(buf, sizeof(buf), NODE_DIR "/has_memory"));
 	EXPECT_STREQ(want, buf);
@@ -78,7 +78,7 @@ TEST(distances)
 	char buf[1024], want[1024];
 	int nid, i, off;
 
-	load_topology(_metadata);
+	LOAD_TOPOLOGY();
 	for (nid = 0; nid < topo.nr_nodes; nid++) {
 		off = 0;
 		for (i = 0; i < topo.nr_nodes; i++)
@@ -94,7 +94,7 @@ TEST(cpus)
 	char buf[256];
 	int nid;
 
-	load_topology(_metadata);
+	LOAD_TOPOLOGY();
 	for (nid = 0; nid < topo.nr_nodes; nid++) {
 		ASSERT_LE(0, sysfs_read_str(buf, sizeof(buf), NODE_DIR "/node%d/cpulist", nid));
 		EXPECT_EQ(cpulist_mask(topo.node[nid].cpus), cpulist_mask(buf))
@@ -110,7 +110,7 @@ TEST(memory_size)
 	char buf[4096], *p;
 	int nid;
 
-	load_topology(_metadata);
+	LOAD_TOPOLOGY();
 	for (nid = 0; nid < topo.nr_nodes; nid++) {
 		ASSERT_LT(0, sysfs_read_str(buf, sizeof(buf), NODE_DIR "/node%d/meminfo", nid));
 		p = strstr(buf, "MemTotal:");
@@ -127,11 +127,11 @@ TEST(hmat_access_classes)
 	unsigned long long got;
 	int nid, cls, i;
 
-	load_topology(_metadata);
+	LOAD_TOPOLOGY();
 	if (!topo.hmat) {
 		/* Without HMAT, 6.12 must not invent access classes. */
 		for (nid = 0; nid < topo.nr_nodes; nid++)
-			EXPECT_NE(0, dir_exists("%s/node%d/access0", NODE_DIR, nid))
+			EXPECT_FALSE(node_has_access0(nid))
 				TH_LOG("node %d has access0 without HMAT", nid);
 		return;
 	}
@@ -159,7 +159,7 @@ TEST(memory_side_caches)
 	unsigned long long v;
 	int nid, checked = 0;
 
-	load_topology(_metadata);
+	LOAD_TOPOLOGY();
 	for (nid = 0; nid < topo.nr_nodes; nid++) {
 		c = &topo.node[nid].cache;
 		if (!c->present)

@@ -252,3 +252,52 @@ int sysfs_write_str(const char *val, const char *fmt, ...)
 	errno = err;
 	return n < 0 ? -1 : 0;
 }
+
+int topo_parse_list(const char *list, unsigned long long *mask)
+{
+	unsigned long lo, hi;
+	char *end;
+
+	*mask = 0;
+	while (*list) {
+		lo = strtoul(list, &end, 10);
+		hi = lo;
+		if (end == list || lo > 63)
+			goto junk;
+		if (*end == '-') {
+			list = end + 1;
+			hi = strtoul(list, &end, 10);
+			if (end == list || hi < lo || hi > 63)
+				goto junk;
+		}
+		for (; lo <= hi; lo++)
+			*mask |= 1ULL << lo;
+		if (*end == ',')
+			end++;
+		else if (*end)
+			goto junk;
+		list = end;
+	}
+	return 0;
+junk:
+	errno = EINVAL;
+	return -1;
+}
+
+int node_meminfo_kb(int nid, const char *field, unsigned long long *kb)
+{
+	char buf[4096], key[64], *p;
+
+	if (sysfs_read_str(buf, sizeof(buf), "/sys/devices/system/node/node%d/meminfo",
+			   nid) < 0)
+		return -1;
+	/* Lines read "Node 2 AnonPages:   123 kB": match " Field:" exactly. */
+	snprintf(key, sizeof(key), " %s:", field);
+	p = strstr(buf, key);
+	if (!p) {
+		errno = ENOENT;
+		return -1;
+	}
+	*kb = strtoull(p + strlen(key), NULL, 10);
+	return 0;
+}

@@ -79,4 +79,10 @@ int sysfs_read_str(char *buf, size_t len, const char *fmt, ...)
 int sysfs_write_str(const char *val, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Parse a node or CPU list ("0-1,3", "" = none) into a bitmask; 0 or -1. */
+int topo_parse_list(const char *list, unsigned long long *mask);
+
+/* One field of /sys/devices/system/node/nodeN/meminfo in kB; 0 or -1. */
+int node_meminfo_kb(int nid, const char *field, unsigned long long *kb);
+
 #endif
