@@ -24,6 +24,8 @@ if ! "$MA_TOP/harness/kernel.sh" || ! "$MA_TOP/harness/userspace.sh" ||
 	! "$MA_TOP/harness/initramfs.sh"; then
 	echo "FAIL build" | record
 fi
+step "building the unpatched base (for the 6.12 comparison)"
+"$MA_TOP/harness/kernel.sh" --base || echo "FAIL build-base" | record
 
 step "host-side checks"
 for bad in "$MA_TOP"/harness/tests/bad-*.topo; do
@@ -73,6 +75,16 @@ if ! grep -qx 'FAIL build' "$results"; then
 		esac
 		python3 "$MA_TOP/harness/results.py" tap "$topo" "$out" $binaries | sed '/^$/d' | record
 	done
+
+	# Topologies that configure nothing must look exactly as under 6.12.
+	plain=()
+	for topo in "${topologies[@]}"; do
+		grep -qE '^(memattr|cmdline)' "$MA_TOP/harness/topologies/$topo.topo" || plain+=("$topo")
+	done
+	if [ ${#plain[@]} -gt 0 ] && [ -f "$MA_IMAGE-base" ]; then
+		step "comparing with unpatched 6.12 on ${plain[*]}"
+		"$MA_TOP/harness/compare-base.sh" "${plain[@]}" | record
+	fi
 fi
 
 step "checkpatch"

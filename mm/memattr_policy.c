@@ -28,6 +28,7 @@
 #include <linux/capability.h>
 #include <linux/device.h>
 #include <linux/kobject.h>
+#include <linux/ktime.h>
 #include <linux/memattr.h>
 #include <linux/memattr_policy.h>
 #include <linux/memory_hotplug.h>
@@ -353,26 +354,37 @@ static bool memattr_any_special(void)
 	return false;
 }
 
-/* Publish the special set, then rebuild zonelists and demotion targets. */
+/*
+ * Publish the special set, then rebuild zonelists, and demotion targets
+ * when the special set changed. The log line gives the rebuild's cost.
+ */
 static void memattr_policy_apply(void)
 {
 	nodemask_t special = NODE_MASK_NONE;
+	bool special_changed;
+	u64 start;
 	int nid;
 
 	lockdep_assert_held(&memattr_policy_lock);
 	for_each_node_state(nid, N_MEMORY)
 		if (memattr_node_special(nid))
 			node_set(nid, special);
+	special_changed = !nodes_equal(special, memattr_special_nodes);
 	memattr_special_nodes = special;
 	if (nodes_empty(special))
 		static_branch_disable(&memattr_special_in_use);
 	else
 		static_branch_enable(&memattr_special_in_use);
 
+	start = ktime_get_ns();
 	get_online_mems();
 	build_all_zonelists(NULL);
 	put_online_mems();
-	memory_tier_refresh_demotion();
+	pr_info("zonelists rebuilt in %llu us (special nodes: %*pbl)\n",
+		div_u64(ktime_get_ns() - start, NSEC_PER_USEC),
+		nodemask_pr_args(&special));
+	if (special_changed)
+		memory_tier_refresh_demotion();
 }
 
 /* A node's record changed (@nid); *@data is the mask of changed fields. */
