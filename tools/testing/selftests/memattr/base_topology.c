@@ -26,35 +26,6 @@ static struct topo topo;
 			     strerror(errno));				\
 	} while (0)
 
-/* Parse a cpulist ("0-1,3") into a bitmask; -1 on junk. */
-static long long cpulist_mask(const char *list)
-{
-	long long mask = 0;
-	char *end;
-	long lo, hi;
-
-	while (*list) {
-		lo = strtol(list, &end, 10);
-		hi = lo;
-		if (end == list || lo < 0 || lo > 62)
-			return -1;
-		if (*end == '-') {
-			list = end + 1;
-			hi = strtol(list, &end, 10);
-			if (end == list || hi < lo || hi > 62)
-				return -1;
-		}
-		for (; lo <= hi; lo++)
-			mask |= 1LL << lo;
-		if (*end == ',')
-			end++;
-		else if (*end)
-			return -1;
-		list = end;
-	}
-	return mask;
-}
-
 static bool node_has_access0(int nid)
 {
 	char path[256];
@@ -97,7 +68,7 @@ TEST(cpus)
 	LOAD_TOPOLOGY();
 	for (nid = 0; nid < topo.nr_nodes; nid++) {
 		ASSERT_LE(0, sysfs_read_str(buf, sizeof(buf), NODE_DIR "/node%d/cpulist", nid));
-		EXPECT_EQ(cpulist_mask(topo.node[nid].cpus), cpulist_mask(buf))
+		EXPECT_EQ(topo_cpulist_mask(topo.node[nid].cpus), topo_cpulist_mask(buf))
 			TH_LOG("node %d: kernel '%s', topology '%s'", nid, buf,
 			       topo.node[nid].cpus);
 	}

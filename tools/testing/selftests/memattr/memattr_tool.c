@@ -406,35 +406,6 @@ static int cpu_outside(FIXTURE_DATA(tool) *self, const int *sel, int nr)
 	return -1;
 }
 
-/* Parse a cpulist ("0-1,3") into a bitmask; -1 on junk. */
-static long long cpulist_mask(const char *list)
-{
-	long long mask = 0;
-	char *end;
-	long lo, hi;
-
-	while (*list) {
-		lo = strtol(list, &end, 10);
-		hi = lo;
-		if (end == list || lo < 0 || lo > 62)
-			return -1;
-		if (*end == '-') {
-			list = end + 1;
-			hi = strtol(list, &end, 10);
-			if (end == list || hi < lo || hi > 62)
-				return -1;
-		}
-		for (; lo <= hi; lo++)
-			mask |= 1LL << lo;
-		if (*end == ',')
-			end++;
-		else if (*end)
-			return -1;
-		list = end;
-	}
-	return mask;
-}
-
 /* ---- show --json ---- */
 
 /* Run `show --json` (as @o says) and parse it; NULL after a failed check. */
@@ -515,7 +486,7 @@ TEST_F(tool, show_json_nodes)
 		EXPECT_EQ(!access(path, F_OK), val->boolean) TH_LOG("node %d memattr", nid);
 		val = json_get(node, "cpus");
 		ASSERT_TRUE(json_is(val, JSON_STRING)) TH_LOG("node %d cpus", nid);
-		EXPECT_EQ(cpulist_mask(t->cpus), cpulist_mask(val->string))
+		EXPECT_EQ(topo_cpulist_mask(t->cpus), topo_cpulist_mask(val->string))
 			TH_LOG("node %d: tool '%s', topology '%s'", nid, val->string, t->cpus);
 		val = json_get(node, "has_memory");
 		EXPECT_TRUE(json_is(val, JSON_BOOL) && val->boolean) TH_LOG("node %d", nid);

@@ -301,3 +301,31 @@ int node_meminfo_kb(int nid, const char *field, unsigned long long *kb)
 	*kb = strtoull(p + strlen(key), NULL, 10);
 	return 0;
 }
+
+long long topo_cpulist_mask(const char *list)
+{
+	long long mask = 0;
+	char *end;
+	long lo, hi;
+
+	while (*list) {
+		lo = strtol(list, &end, 10);
+		hi = lo;
+		if (end == list || lo < 0 || lo > 62)
+			return -1;
+		if (*end == '-') {
+			list = end + 1;
+			hi = strtol(list, &end, 10);
+			if (end == list || hi < lo || hi > 62)
+				return -1;
+		}
+		for (; lo <= hi; lo++)
+			mask |= 1LL << lo;
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -1;
+		list = end;
+	}
+	return mask;
+}

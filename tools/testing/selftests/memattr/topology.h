@@ -85,4 +85,7 @@ int topo_parse_list(const char *list, unsigned long long *mask);
 /* One field of /sys/devices/system/node/nodeN/meminfo in kB; 0 or -1. */
 int node_meminfo_kb(int nid, const char *field, unsigned long long *kb);
 
+/* Parse a cpulist ("0-1,3") into a bitmask of CPUs 0..62; -1 on junk. */
+long long topo_cpulist_mask(const char *list);
+
 #endif
