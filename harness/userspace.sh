@@ -28,4 +28,4 @@ for src in "$MA_TOP"/harness/bench/*.c; do
 	gcc -Wall -O2 -static -o "$MA_BUILD/guest-bin/$(basename "$src" .c)" "$src" \
 		>>"$log" 2>&1 || die "building $src failed; full log: $log"
 done
-grep -E ' warning: ' "$log" | sort -u >&2 || true
+grep -E ' warning: ' "$log" | grep -v getaddrinfo | sort -u >&2 || true
