@@ -40,7 +40,8 @@ done | record
 for t in "$MA_TOP"/tools/*/test-*.sh; do
 	[ -f "$t" ] || continue
 	name=tools/$(basename "$(dirname "$t")")/$(basename "$t" .sh)
-	if bash "$t" >"$MA_LOGS/$(basename "$t").log" 2>&1; then
+	# The tools' own tests run the binaries the harness built.
+	if MEMATTR=$MA_BUILD/guest-bin/memattr bash "$t" >"$MA_LOGS/$(basename "$t").log" 2>&1; then
 		echo "PASS $name"
 	else
 		tail -n 5 "$MA_LOGS/$(basename "$t").log" >&2
