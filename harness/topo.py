@@ -20,6 +20,14 @@ POLICY = {'none': 2, 'write-back': 0, 'write-through': 1}
 MEMATTR_FIELDS = ('read_latency', 'write_latency', 'read_bandwidth',
                   'write_bandwidth', 'power', 'persistent', 'special')
 LOCAL_DISTANCE = 10
+# Linux's memory block size on this x86_64 guest: dax/kmem onlines whole blocks.
+MEMORY_BLOCK = 128 << 20
+# QEMU's pc machine lays RAM out node after node in id order, below 4G up to
+# max-ram-below-4g (at most this much), the rest from 4G on.
+PC_LOWMEM = 0xe0000000
+FOUR_G = 1 << 32
+# e820 type of EFI specific-purpose ("soft reserved") memory.
+E820_SOFT_RESERVED = '0xefffffff'
 
 
 class TopologyError(Exception):
@@ -74,6 +82,8 @@ class Topology:
         self.caches = []        # dicts
         self.memattr = {}       # nid -> {field: value}
         self.cmdline = []       # raw extra kernel words
+        self.nvdimms = {}       # nid -> {'size', 'where'}: NVDIMM, its own node
+        self.efi_sp = {}        # nid -> where: the node's RAM is EFI specific-purpose
         self.parse()
         self.validate()
 
@@ -168,6 +178,30 @@ class Topology:
     def kw_cmdline(self, args, where):
         self.cmdline.extend(args)
 
+    def kw_nvdimm(self, args, where):
+        """nvdimm NODE size=SIZE: an NVDIMM whose SRAT range is non-volatile."""
+        if len(args) < 2:
+            raise TopologyError(f'{where}: nvdimm NODE size=SIZE')
+        nid = parse_int(args[0], where, 'node')
+        if nid in self.nvdimms:
+            raise TopologyError(f'{where}: node {nid} has an nvdimm already (one per node)')
+        kv = keyvals(args[1:], where, ('size',))
+        size = parse_size(kv.get('size') or '', where)
+        if size < 2 * MEMORY_BLOCK or size % MEMORY_BLOCK:
+            raise TopologyError(f'{where}: nvdimm size must be a multiple of 128M and at '
+                                'least 256M (the info block and alignment take the first '
+                                'memory block; kmem onlines whole blocks)')
+        self.nvdimms[nid] = {'size': size, 'where': where}
+
+    def kw_efi_sp(self, args, where):
+        """efi_sp NODE: all RAM of NODE is EFI specific-purpose (soft reserved)."""
+        if len(args) != 1:
+            raise TopologyError(f'{where}: efi_sp NODE')
+        nid = parse_int(args[0], where, 'node')
+        if nid in self.efi_sp:
+            raise TopologyError(f'{where}: efi_sp {nid} given twice')
+        self.efi_sp[nid] = where
+
     def validate(self):
         p = self.path
         if not self.name:
@@ -214,6 +248,70 @@ class Topology:
         for n in self.memattr:
             if n not in self.nodes:
                 raise TopologyError(f'{p}: memattr names unknown node {n}')
+        self.validate_firmware()
+
+    def validate_firmware(self):
+        """NVDIMM and EFI-SP nodes have no memory at boot: they take the top ids."""
+        p = self.path
+        for n in self.nodes:
+            node = self.nodes[n]
+            if node['mem'] == 0 and n not in self.nvdimms:
+                raise TopologyError(f'{node["where"]}: node {n} has mem=0: only a node '
+                                    'holding an nvdimm may have no RAM')
+        for n, nv in self.nvdimms.items():
+            node = self.nodes.get(n)
+            if node is None:
+                raise TopologyError(f'{nv["where"]}: nvdimm on unknown node {n}')
+            if node['mem'] or node['cpus']:
+                raise TopologyError(f'{nv["where"]}: the nvdimm node {n} needs mem=0 and no '
+                                    'cpus (a node of its own, offline until kmem onlines it)')
+        for n, where in self.efi_sp.items():
+            node = self.nodes.get(n)
+            if node is None:
+                raise TopologyError(f'{where}: efi_sp names unknown node {n}')
+            if node['cpus'] or n in self.nvdimms:
+                raise TopologyError(f'{where}: efi_sp node {n} must be memory-only RAM '
+                                    '(no cpus, no nvdimm)')
+            size = self.nodes[n]['mem']
+            if size < MEMORY_BLOCK or size % MEMORY_BLOCK:
+                raise TopologyError(f'{where}: efi_sp node {n} needs a multiple of 128M '
+                                    '(kmem onlines whole memory blocks)')
+        if self.efi_sp and self.low_ram() >= PC_LOWMEM:
+            raise TopologyError(f'{p}: with efi_sp, the boot nodes\' RAM must stay below '
+                                '3.5G (it all goes below 4G, the efi_sp RAM above)')
+        for n in self.memattr:
+            if n in self.nvdimms or n in self.efi_sp:
+                raise TopologyError(f'{p}: memattr on node {n}, which is offline at boot '
+                                    '(nvdimm/efi_sp): the tests check memattr= at boot only')
+        ram = [n for n in self.nodes if self.nodes[n]['mem']]
+        if self.nvdimms and ram and min(self.nvdimms) < max(ram):
+            raise TopologyError(f'{p}: nvdimm nodes need ids above every node with RAM: '
+                                'Linux numbers nodes in SRAT order, where QEMU lists RAM '
+                                'before NVDIMMs')
+        boot = self.boot_nodes()
+        if boot != list(range(len(boot))):
+            raise TopologyError(f'{p}: nodes with an nvdimm or efi_sp come online only at run '
+                                'time and need the highest ids; boot nodes must be 0..K-1, '
+                                f'got {boot}')
+
+    def boot_nodes(self):
+        """Nodes online at boot: all but those of nvdimm and efi_sp lines."""
+        return [n for n in sorted(self.nodes) if n not in self.nvdimms and n not in self.efi_sp]
+
+    def low_ram(self):
+        """RAM of the boot nodes: with efi_sp, QEMU's max-ram-below-4g."""
+        return sum(self.nodes[n]['mem'] for n in self.boot_nodes())
+
+    def ram_range(self, nid):
+        """Guest-physical start and size of an efi_sp node's RAM.
+
+        Boot nodes fill RAM below 4G; max-ram-below-4g puts the efi_sp nodes
+        from 4G on, so that no firmware-reserved tail (SeaBIOS, ACPI tables at
+        the top of low RAM) shares their SRAT range: 6.12's HMAT code creates
+        the dax_hmem device only for a range that is soft reserved throughout.
+        """
+        start = FOUR_G + sum(self.nodes[n]['mem'] for n in sorted(self.efi_sp) if n < nid)
+        return start, self.nodes[nid]['mem']
 
     def distance(self, s, d):
         if s == d:
@@ -226,13 +324,22 @@ class Topology:
         ids = sorted(self.nodes)
         total = sum(self.nodes[n]['mem'] for n in ids)
         ncpu = sum(len(self.nodes[n]['cpus']) for n in ids)
-        args = ['-machine', 'pc,hmat=on' if self.hmat else 'pc',
-                '-m', f'{total >> 20}M', '-smp', f'{ncpu},sockets=1,cores={ncpu},threads=1']
+        machine = 'pc' + (',hmat=on' if self.hmat else '') + (',nvdimm=on' if self.nvdimms else '')
+        if self.efi_sp:
+            machine += f',max-ram-below-4g={self.low_ram() >> 20}M'
+        mem = f'{total >> 20}M'
+        if self.nvdimms:
+            nvtotal = sum(nv['size'] for nv in self.nvdimms.values())
+            mem += f',slots={len(self.nvdimms)},maxmem={(total + nvtotal) >> 20}M'
+        args = ['-machine', machine,
+                '-m', mem, '-smp', f'{ncpu},sockets=1,cores={ncpu},threads=1']
         for n in ids:
-            args += ['-object', f'memory-backend-ram,id=m{n},size={self.nodes[n]["mem"] >> 20}M']
+            if self.nodes[n]['mem']:
+                args += ['-object',
+                         f'memory-backend-ram,id=m{n},size={self.nodes[n]["mem"] >> 20}M']
         for n in ids:
             node = self.nodes[n]
-            spec = f'node,nodeid={n},memdev=m{n}'
+            spec = f'node,nodeid={n}' + (f',memdev=m{n}' if node['mem'] else '')
             if node['cpus']:
                 spec += ',' + ','.join(f'cpus={c}' for c in sorted(node['cpus']))
             if self.hmat and node['initiator'] is not None:
@@ -251,17 +358,30 @@ class Topology:
             args += ['-numa', f'hmat-cache,node-id={c["node"]},size={c["size"] >> 20}M,'
                      f'level={c["level"]},associativity={c["associativity"]},'
                      f'policy={c["policy"]},line={c["line"]}']
+        for n, nv in sorted(self.nvdimms.items()):
+            # RAM-backed: every boot starts from a blank (label-less) NVDIMM.
+            args += ['-object', f'memory-backend-ram,id=nv{n},size={nv["size"] >> 20}M',
+                     '-device', f'nvdimm,id=nvdimm{n},memdev=nv{n},node={n}']
         return args
 
     def cmdline_words(self):
         words = []
+        for n in sorted(self.efi_sp):
+            start, size = self.ram_range(n)
+            # Re-type the node's RAM (e820 type 1) as soft reserved, as the EFI
+            # stub does for EFI_MEMORY_SP ranges.
+            words.append(f'memmap={size >> 20}M%{start >> 20}M-1+{E820_SOFT_RESERVED}')
+        if self.efi_sp:
+            # dax_hmem leaves the range to an administrator (the test) instead
+            # of handing it to kmem at boot, so its node stays offline until then.
+            words.append('dax_hmem.region_idle=1')
         for n, rec in sorted(self.memattr.items()):
             words.append(f'memattr={n}:' + ','.join(f'{f}={v}' for f, v in rec.items()))
         return words + self.cmdline
 
     def expect(self):
         """Values as 6.12 reports them: latency ns, bandwidth MB/s (bytes >> 20)."""
-        ids = sorted(self.nodes)
+        ids = self.boot_nodes()
         out = [f'topology {self.name}', 'nodes ' + ' '.join(map(str, ids)),
                'hmat ' + ('1' if self.hmat else '0')]
         for n in ids:
@@ -287,6 +407,11 @@ class Topology:
                        f' write_policy {POLICY[c["policy"]]}')
         for n, rec in sorted(self.memattr.items()):
             out.append(f'memattr {n} ' + ' '.join(f'{f} {v}' for f, v in rec.items()))
+        for n, nv in sorted(self.nvdimms.items()):
+            out.append(f'nvdimm {n} size {nv["size"]}')
+        for n in sorted(self.efi_sp):
+            start, size = self.ram_range(n)
+            out.append(f'efi_sp {n} start {start} size {size}')
         out.append('cmdline ' + ' '.join(self.cmdline_words()))
         return out
 

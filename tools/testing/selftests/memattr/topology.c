@@ -329,3 +329,30 @@ long long topo_cpulist_mask(const char *list)
 	}
 	return mask;
 }
+
+int topo_load_fw_mem(struct topo_fw_mem *fw, int max, const char *path)
+{
+	unsigned long long a, b;
+	char line[512], kw[16];
+	int nr = 0, nid, n;
+	FILE *f;
+
+	if (!path)
+		path = getenv("MEMATTR_TOPOLOGY");
+	if (!path)
+		path = TOPO_PATH;
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (nr < max && fgets(line, sizeof(line), f)) {
+		n = sscanf(line, "%15s %d %*s %llu %*s %llu", kw, &nid, &a, &b);
+		if (n < 3 || nid < 0 || nid >= TOPO_MAX_NODES)
+			continue;
+		if (!strcmp(kw, "nvdimm"))
+			fw[nr++] = (struct topo_fw_mem){ TOPO_FW_NVDIMM, nid, 0, a };
+		else if (!strcmp(kw, "efi_sp") && n == 4)
+			fw[nr++] = (struct topo_fw_mem){ TOPO_FW_EFI_SP, nid, a, b };
+	}
+	fclose(f);
+	return nr;
+}

@@ -88,4 +88,25 @@ int node_meminfo_kb(int nid, const char *field, unsigned long long *kb);
 /* Parse a cpulist ("0-1,3") into a bitmask of CPUs 0..62; -1 on junk. */
 long long topo_cpulist_mask(const char *list);
 
+/* Memory that firmware describes and that comes online only at run time. */
+enum topo_fw_kind {
+	TOPO_FW_NVDIMM,			/* "nvdimm": SRAT flags it non-volatile */
+	TOPO_FW_EFI_SP,			/* "efi_sp": EFI specific-purpose RAM */
+};
+
+#define TOPO_MAX_FW_MEM	8
+
+struct topo_fw_mem {
+	enum topo_fw_kind kind;		/* what firmware says it is */
+	int node;			/* the node it belongs to */
+	unsigned long long start;	/* guest-physical start, 0 for an NVDIMM */
+	unsigned long long size;	/* bytes */
+};
+
+/*
+ * Read the "nvdimm" and "efi_sp" lines of @path (NULL as for topo_load())
+ * into @fw; the number found (at most @max), or -1 with errno.
+ */
+int topo_load_fw_mem(struct topo_fw_mem *fw, int max, const char *path);
+
 #endif
