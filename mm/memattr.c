@@ -13,6 +13,7 @@
 #include <linux/export.h>
 #include <linux/init.h>
 #include <linux/memattr.h>
+#include <linux/memattr_policy.h>
 #include <linux/memory-tiers.h>
 #include <linux/mutex.h>
 #include <linux/node.h>
@@ -26,14 +27,14 @@
  * Each field's value comes from up to MEMATTR_NR_SOURCES sources; the set
  * source with the highest enum value wins. Worked example for one field:
  *
- *	source:  hmat  srat  efi  cxl  cmdline  driver  admin   winner
- *	boot      150     -    -    -      200       -      -   cmdline 200
- *	admin     150     -    -    -      200       -     90   admin    90
- *	"auto"    150     -    -    -      200       -      -   cmdline 200
+ *	source:  hmat  srat  efi  cmdline  driver  admin   winner
+ *	boot      150     -    -      200       -      -   cmdline 200
+ *	admin     150     -    -      200       -     90   admin    90
+ *	"auto"    150     -    -      200       -      -   cmdline 200
  *
  * Memory per node id (MAX_NUMNODES of them, static): 28 bytes of published
  * values, 7 bytes of winning sources and an 8 byte record pointer. A node
- * that any source describes also gets a 224 byte struct memattr_record
+ * that any source describes also gets a 196 byte struct memattr_record
  * (kmalloc-256), allocated on first use and never freed, so that ids named
  * by memattr= keep their values until the node comes online. Values staged
  * before slab is up (memattr=, SRAT) live in __initdata and are freed.
@@ -84,7 +85,6 @@ static const char * const memattr_source_names[MEMATTR_NR_SOURCES] = {
 	[MEMATTR_SRC_HMAT]    = "hmat",
 	[MEMATTR_SRC_SRAT]    = "srat",
 	[MEMATTR_SRC_EFI]     = "efi",
-	[MEMATTR_SRC_CXL]     = "cxl",
 	[MEMATTR_SRC_CMDLINE] = "cmdline",
 	[MEMATTR_SRC_DRIVER]  = "driver",
 	[MEMATTR_SRC_ADMIN]   = "admin",
@@ -176,9 +176,22 @@ static bool memattr_field_update(struct memattr_field_rec *fr,
 	       memattr_field_value(fr) != old_value;
 }
 
+/*
+ * Largest value of each kind. Latency and bandwidth feed the abstract
+ * distance of memory tiers (mt_perf_to_adistance()); these bounds keep
+ * its arithmetic far from wrapping, and no memory is slower than 1 ms
+ * or faster than 1 PB/s.
+ */
+static const u32 memattr_max[MEMATTR_NR_KINDS] = {
+	[MEMATTR_KIND_LATENCY]   = MEMATTR_MAX_LATENCY,
+	[MEMATTR_KIND_BANDWIDTH] = MEMATTR_MAX_BANDWIDTH,
+	[MEMATTR_KIND_POWER]     = U32_MAX,
+	[MEMATTR_KIND_FLAG]      = 1,
+};
+
 static int memattr_check_value(enum memattr_field field, u32 value)
 {
-	if (memattr_fields[field].kind == MEMATTR_KIND_FLAG && value > 1)
+	if (value > memattr_max[memattr_fields[field].kind])
 		return -EINVAL;
 	return 0;
 }
@@ -349,7 +362,6 @@ u32 memattr_get(int nid, enum memattr_field field)
 		return 0;
 	return READ_ONCE(memattr_value[nid][field]);
 }
-EXPORT_SYMBOL_GPL(memattr_get);
 
 /**
  * memattr_node_special - Whether a node's memory is for explicit use only
@@ -361,7 +373,6 @@ bool memattr_node_special(int nid)
 {
 	return memattr_get(nid, MEMATTR_SPECIAL);
 }
-EXPORT_SYMBOL_GPL(memattr_node_special);
 
 /* Winning source of @field of @nid, MEMATTR_NR_SOURCES if none; lock-free. */
 static enum memattr_source memattr_get_source(int nid,
@@ -502,7 +513,6 @@ int memattr_driver_set(int nid, enum memattr_field field, u32 value)
 {
 	return memattr_set(nid, field, value, MEMATTR_SRC_DRIVER);
 }
-EXPORT_SYMBOL_GPL(memattr_driver_set);
 
 /**
  * register_memattr_notifier - Get told when a node's winning values change
@@ -515,7 +525,6 @@ int register_memattr_notifier(struct notifier_block *nb)
 {
 	return blocking_notifier_chain_register(&memattr_chain, nb);
 }
-EXPORT_SYMBOL_GPL(register_memattr_notifier);
 
 /**
  * unregister_memattr_notifier - Stop being told about record changes
@@ -527,7 +536,6 @@ int unregister_memattr_notifier(struct notifier_block *nb)
 {
 	return blocking_notifier_chain_unregister(&memattr_chain, nb);
 }
-EXPORT_SYMBOL_GPL(unregister_memattr_notifier);
 
 /**
  * memattr_set_perf_attrs - Take firmware performance of a node
@@ -537,7 +545,9 @@ EXPORT_SYMBOL_GPL(unregister_memattr_notifier);
  *
  * Called from node_set_perf_attrs(), so both HMAT and CXL region
  * coordinates arrive here; both are recorded as source "hmat" because the
- * call does not say who is calling. A zero value is unknown: it drops the
+ * call does not say who is calling. It may run with the memory hotplug
+ * locks held (HMAT reports a node while its memory goes online): nothing
+ * below takes them, the policy and tier updates are deferred. A zero value is unknown: it drops the
  * firmware value rather than recording a 0, and is logged once per node.
  */
 void memattr_set_perf_attrs(int nid, const struct access_coordinate *coord,
@@ -557,7 +567,9 @@ void memattr_set_perf_attrs(int nid, const struct access_coordinate *coord,
 
 	for (field = 0; field < ARRAY_SIZE(value); field++) {
 		if (value[field]) {
-			memattr_set(nid, field, value[field], MEMATTR_SRC_HMAT);
+			if (memattr_set(nid, field, value[field], MEMATTR_SRC_HMAT) == -EINVAL)
+				pr_notice("node %d: firmware %s %u is out of range, ignored\n",
+					  nid, memattr_fields[field].name, value[field]);
 		} else {
 			memattr_clear(nid, field, MEMATTR_SRC_HMAT);
 			missing = true;
@@ -605,13 +617,33 @@ int memattr_admin_write(int nid, enum memattr_field field, const char *buf)
 	} else {
 		if (memattr_parse_value(field, buf, strlen(buf), &value))
 			return -EINVAL;
+		if (field == MEMATTR_SPECIAL && value) {
+			ret = memattr_policy_check_special(nid);
+			if (ret)
+				return ret;
+		}
 		ret = memattr_set(nid, field, value, MEMATTR_SRC_ADMIN);
 	}
 
 	if (!ret)
-		flush_work(&memattr_tier_work);
+		memattr_sync();
 	return ret;
 }
+
+/**
+ * memattr_sync - Wait until memory tiers and the fallback policy follow
+ *
+ * Record changes reach memory tiers and zonelists through work items, as
+ * their writers may hold memory hotplug locks. Callers that hold none (a
+ * sysfs write, a driver's probe) call this to return only once the change
+ * is in effect. Must not be called with CPU or memory hotplug locks held.
+ */
+void memattr_sync(void)
+{
+	flush_work(&memattr_tier_work);
+	memattr_policy_sync();
+}
+EXPORT_SYMBOL_GPL(memattr_sync);
 
 /* ---- boot parameter ---- */
 
@@ -632,6 +664,8 @@ static int __init memattr_early_param(char *str)
 			memattr_cmdline[nid].value[field] = p.value[field];
 			memattr_cmdline[nid].fields |= BIT(field);
 		}
+		if (p.fields & BIT(MEMATTR_SPECIAL))
+			memattr_policy_boot_special(nid, p.value[MEMATTR_SPECIAL]);
 	}
 	return 0;
 }

@@ -21,11 +21,38 @@
  *   ZONELIST_EXPLICIT:      0 2 1 3      (bind to {3} from CPU 0 finds 3)
  * With spill=always the fallback list is 0 2 1 3 as well; with
  * fallback_order=performance it is 0 2 1 when 2 (HBM) has the lowest latency.
+ *
+ * Which nodes are special is one fact, memattr_special_mask(): every node
+ * whose record says so, whether or not it has memory yet. Memory hotplug
+ * rebuilds zonelists from that same mask, so a node marked before its
+ * memory arrives is left out of the fallback lists from its first page,
+ * and one marked afterwards is left out by the next policy apply.
+ *
+ * Publish order. Allocations pick the explicit list when their nodemask
+ * names a node of the published mask (memattr_alloc_special, RCU). The
+ * explicit list holds every node, so using it too often is harmless, while
+ * using the fallback list for a node it lacks fails the allocation. An
+ * apply therefore widens the published mask to old | new first, rebuilds
+ * the zonelists, and only then narrows it to new: at no time is a node in
+ * neither list that a bound request could use.
+ *
+ * Locking order, outermost first:
+ *   device_hotplug_lock (sysfs writers)
+ *     memattr_policy_lock
+ *       cpu_hotplug_lock (cpus_read_lock) -> mem_hotplug_lock (read)
+ *         zonelist seqlock; memory_tier_lock
+ * This is the order mem_hotplug_begin() takes the CPU and memory hotplug
+ * locks in. Record changes arrive through the memattr notifier, often from
+ * code that already holds the hotplug locks (HMAT and CXL report a node's
+ * performance while its memory goes online): the notifier only queues
+ * memattr_policy_work, which applies the change with the order above.
+ * memattr_sync() waits for it where the caller holds none of these locks.
  */
 
 #define pr_fmt(fmt) "memattr: " fmt
 
 #include <linux/capability.h>
+#include <linux/cpu.h>
 #include <linux/device.h>
 #include <linux/kobject.h>
 #include <linux/ktime.h>
@@ -37,9 +64,11 @@
 #include <linux/mmzone.h>
 #include <linux/node.h>
 #include <linux/notifier.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <linux/vmstat.h>
+#include <linux/workqueue.h>
 
 #include "internal.h"
 
@@ -54,16 +83,31 @@ struct memattr_prefix {
 	int node[];			/* nodes tried right after the local one */
 };
 
+/* A published set of special nodes, replaced whole under RCU. */
+struct memattr_nodes {
+	nodemask_t mask;		/* the nodes */
+};
+
 /* Serialises every policy change and the zonelist rebuild that follows. */
 static DEFINE_MUTEX(memattr_policy_lock);
-/* Special nodes as of the last rebuild; read locklessly by allocations. */
-static nodemask_t memattr_special_nodes;
+/*
+ * Special nodes zonelists are built from; written under memattr_policy_lock
+ * with mem_hotplug_lock held for reading, read by builds, which run with
+ * either that or mem_hotplug_lock held for writing.
+ */
+static nodemask_t memattr_build_special;
+/* Two buffers memattr_alloc_special flips between; memattr_policy_lock. */
+static struct memattr_nodes memattr_alloc_buf[2];
+/* What allocations treat as special, always a superset of the built set. */
+static struct memattr_nodes __rcu *memattr_alloc_special = &memattr_alloc_buf[0];
 /* enum memattr_spill_mode; written under memattr_policy_lock. */
 static int memattr_spill = MEMATTR_SPILL_BEFORE_OOM;
 /* enum memattr_order_mode; written under memattr_policy_lock. */
 static int memattr_order = MEMATTR_ORDER_DISTANCE;
-/* Until then (jiffies) allocations spill without reclaiming first. */
-static unsigned long memattr_spill_until;
+/* When (jiffies) a spill after failed reclaim last opened the window. */
+static unsigned long memattr_spill_opened;
+/* Whether memattr_spill_opened is meaningful (no window before the first). */
+static bool memattr_spill_window_valid;
 /* Per-node explicit prefix; replaced under memattr_policy_lock, read by builds. */
 static struct memattr_prefix __rcu *memattr_prefixes[MAX_NUMNODES];
 
@@ -197,30 +241,68 @@ static int memattr_order_fallback(int *order, int nr,
 	return nr;
 }
 
+/* ---- pure spill decisions (tested by tests/memattr_policy-kunit.h) ---- */
+
+/*
+ * Would the allocator call the OOM killer for this request once reclaim
+ * failed? Spilling is only an alternative to that: atomic, NOWAIT, NORETRY,
+ * RETRY_MAYFAIL, node-bound, costly-order, !__GFP_FS and lowmem requests
+ * fail or retry on 6.12 without killing anything, and keep doing so.
+ */
+static bool memattr_would_oom(gfp_t gfp, unsigned int order,
+			      enum zone_type highest_zoneidx)
+{
+	if (!(gfp & __GFP_DIRECT_RECLAIM) ||
+	    (gfp & (__GFP_NORETRY | __GFP_RETRY_MAYFAIL | __GFP_THISNODE)))
+		return false;
+	return order <= PAGE_ALLOC_COSTLY_ORDER && (gfp & __GFP_FS) &&
+	       highest_zoneidx >= ZONE_NORMAL;
+}
+
+/*
+ * Is @now inside the spill window opened at @opened? time_in_range() is
+ * right across a jiffies wrap as long as the window was opened less than
+ * half the counter's range ago; memattr_spilling() closes stale windows so
+ * that a much older @opened never comes back into range.
+ */
+static bool memattr_in_spill_window(unsigned long now, unsigned long opened)
+{
+	return time_in_range(now, opened, opened + MEMATTR_SPILL_WINDOW);
+}
+
+/*
+ * Would making @candidates special (on top of @special) leave implicit
+ * allocations no ordinary memory at all? With spill=always special nodes
+ * stay last in every list, so nothing is ever left empty.
+ */
+static bool memattr_leaves_no_ordinary(const nodemask_t *memory,
+				       const nodemask_t *special,
+				       enum memattr_spill_mode spill)
+{
+	return spill != MEMATTR_SPILL_ALWAYS && !nodes_empty(*memory) &&
+	       nodes_subset(*memory, *special);
+}
+
 /* ---- zonelist construction (called by build_zonelists()) ---- */
 
 /* Facts gathered for one rebuild; the zonelist seqlock serialises builds. */
 static u32 build_latency[MAX_NUMNODES];
 static u32 build_bandwidth[MAX_NUMNODES];
-static nodemask_t build_special;
 
 static void gather_inputs(struct memattr_order_input *in, int local)
 {
 	struct memattr_prefix *prefix;
 	int nid;
 
-	nodes_clear(build_special);
 	for_each_node_state(nid, N_MEMORY) {
 		build_latency[nid] = memattr_get(nid, MEMATTR_READ_LATENCY);
 		build_bandwidth[nid] = memattr_get(nid, MEMATTR_READ_BANDWIDTH);
-		if (memattr_node_special(nid))
-			node_set(nid, build_special);
 	}
 	/* Builds run with interrupts off: an RCU-sched read-side section. */
 	prefix = rcu_dereference_sched(memattr_prefixes[local]);
 	*in = (struct memattr_order_input) {
 		.local = local,
-		.special = &build_special,
+		.special = &memattr_build_special,
 		.spill = READ_ONCE(memattr_spill),
 		.mode = READ_ONCE(memattr_order),
 		.prefix = prefix ? prefix->node : NULL,
@@ -238,7 +320,9 @@ static void gather_inputs(struct memattr_order_input *in, int local)
  * @explicit_order: out: what ZONELIST_EXPLICIT should hold
  * @nr_explicit: out: entries in @explicit_order
  *
- * Called with the zonelist seqlock held for writing and interrupts off.
+ * Called with the zonelist seqlock held for writing and interrupts off, by
+ * memattr (mem_hotplug_lock held for reading) or memory hotplug (held for
+ * writing), so memattr_build_special cannot change underneath.
  */
 void memattr_build_fallback(int local, int *order, int *nr, int *explicit_order,
 			    int *nr_explicit)
@@ -253,139 +337,224 @@ void memattr_build_fallback(int local, int *order, int *nr, int *explicit_order,
 
 /* ---- allocation-time hooks (slow or explicit paths only) ---- */
 
+/* Does @nodes name a node allocations currently treat as special? */
+static bool memattr_names_special(const nodemask_t *nodes)
+{
+	bool ret;
+
+	rcu_read_lock();
+	ret = nodes_intersects(*nodes, rcu_dereference(memattr_alloc_special)->mask);
+	rcu_read_unlock();
+	return ret;
+}
+
 struct zonelist *__memattr_explicit_zonelist(int nid, nodemask_t *nodemask,
 					     gfp_t gfp)
 {
-	if ((gfp & __GFP_THISNODE) ||
-	    !nodes_intersects(*nodemask, memattr_special_nodes))
+	if ((gfp & __GFP_THISNODE) || !memattr_names_special(nodemask))
 		return NULL;
 	return &NODE_DATA(nid)->node_zonelists[ZONELIST_EXPLICIT];
 }
 
 bool memattr_is_special(int nid)
 {
-	return node_isset(nid, memattr_special_nodes);
+	bool ret;
+
+	rcu_read_lock();
+	ret = node_isset(nid, rcu_dereference(memattr_alloc_special)->mask);
+	rcu_read_unlock();
+	return ret;
+}
+
+/**
+ * memattr_special_mask - the nodes implicit allocation and demotion avoid
+ * @mask: filled in
+ *
+ * Every node whose record says special, with memory or not yet. Callers
+ * hold mem_hotplug_lock (memory tiers do), which keeps it stable.
+ */
+void memattr_special_mask(nodemask_t *mask)
+{
+	*mask = memattr_build_special;
 }
 
 /**
  * memattr_may_spill - may this failing allocation try the special nodes?
  * @gfp: the allocation's flags
+ * @order: its order
  * @ac: its context
  *
  * Called from the allocator slow path after reclaim and compaction failed,
  * right before the OOM killer would be invoked.
  */
-bool memattr_may_spill(gfp_t gfp, const struct alloc_context *ac)
+bool memattr_may_spill(gfp_t gfp, unsigned int order,
+		       const struct alloc_context *ac)
 {
 	if (!static_branch_unlikely(&memattr_special_in_use) ||
-	    READ_ONCE(memattr_spill) != MEMATTR_SPILL_BEFORE_OOM)
+	    READ_ONCE(memattr_spill) != MEMATTR_SPILL_BEFORE_OOM ||
+	    !memattr_would_oom(gfp, order, ac->highest_zoneidx))
 		return false;
-	if (gfp & __GFP_THISNODE)
-		return false;
-	return !ac->nodemask ||
-	       nodes_intersects(*ac->nodemask, memattr_special_nodes);
+	return !ac->nodemask || memattr_names_special(ac->nodemask);
 }
 
 /**
  * memattr_spilling - should this allocation spill before it reclaims?
  * @gfp: the allocation's flags
+ * @order: its order
  * @ac: its context
  *
- * For a moment after reclaim failed and an allocation spilled, the next
- * ones spill straight away: ordinary memory is known to be exhausted, and
- * making every page fault repeat the futile reclaim first would stall the
- * task for minutes. The window is renewed by each full-path spill.
+ * For MEMATTR_SPILL_WINDOW after reclaim failed and an allocation spilled,
+ * the next ones that would also end at the OOM killer spill straight away:
+ * ordinary memory is known to be exhausted, and making every page fault
+ * repeat the futile reclaim first would stall the task for minutes. Only a
+ * spill after failed reclaim opens the window, so under steady pressure
+ * reclaim is retried once per window and the window closes on its own.
  */
-bool memattr_spilling(gfp_t gfp, const struct alloc_context *ac)
+bool memattr_spilling(gfp_t gfp, unsigned int order,
+		      const struct alloc_context *ac)
 {
-	return memattr_may_spill(gfp, ac) &&
-	       time_before(jiffies, READ_ONCE(memattr_spill_until));
+	if (!READ_ONCE(memattr_spill_window_valid) ||
+	    !memattr_may_spill(gfp, order, ac))
+		return false;
+	if (memattr_in_spill_window(jiffies, READ_ONCE(memattr_spill_opened)))
+		return true;
+	WRITE_ONCE(memattr_spill_window_valid, false);
+	return false;
+}
+
+/* The explicit zonelist of the node that owns @zl. */
+static struct zonelist *memattr_explicit_of(struct zonelist *zl)
+{
+	pg_data_t *pgdat;
+	int nid;
+
+	for_each_online_node(nid) {
+		pgdat = NODE_DATA(nid);
+		if (zl >= pgdat->node_zonelists &&
+		    zl < pgdat->node_zonelists + MAX_ZONELISTS)
+			return &pgdat->node_zonelists[ZONELIST_EXPLICIT];
+	}
+	return zl;
 }
 
 /**
  * memattr_spill_context - the context a spilling allocation retries with
  * @ac: the failing allocation's context
- * @spill: filled in: the same request over the node's explicit zonelist
+ * @spill: filled in: the same request over its node's explicit zonelist
  */
 void memattr_spill_context(const struct alloc_context *ac,
 			   struct alloc_context *spill)
 {
-	int nid = zonelist_node_idx(ac->zonelist->_zonerefs);
-
 	*spill = *ac;
-	spill->zonelist = &NODE_DATA(nid)->node_zonelists[ZONELIST_EXPLICIT];
+	spill->zonelist = memattr_explicit_of(ac->zonelist);
 	spill->preferred_zoneref = first_zones_zonelist(spill->zonelist,
 							spill->highest_zoneidx,
 							spill->nodemask);
 }
 
 /**
- * memattr_count_spill - account a page that spilled into a special node
- * @page: the page the spill retry returned
+ * memattr_spilled - account a page a spill retry returned
+ * @page: the page
  * @order: its order
+ * @gfp: the allocation's flags
+ * @ac: the spill context
+ * @after_reclaim: the spill came after reclaim failed (opens the window)
+ *
+ * Counts the spill and wakes the special node's kswapd, so that it starts
+ * reclaiming there as it would for any node allocations fall back to.
  */
-void memattr_count_spill(struct page *page, unsigned int order)
+void memattr_spilled(struct page *page, unsigned int order, gfp_t gfp,
+		     const struct alloc_context *ac, bool after_reclaim)
 {
 	if (!memattr_is_special(page_to_nid(page)))
 		return;
 	count_vm_events(MEMATTR_SPILL, 1 << order);
-	WRITE_ONCE(memattr_spill_until, jiffies + MEMATTR_SPILL_WINDOW);
-}
-
-/* Demotion must never target a special node: add them to a skip mask. */
-void memattr_exclude_special(nodemask_t *nodes)
-{
-	int nid;
-
-	for_each_node_state(nid, N_MEMORY)
-		if (memattr_node_special(nid))
-			node_set(nid, *nodes);
+	wakeup_kswapd(page_zone(page), gfp, order, ac->highest_zoneidx);
+	if (!after_reclaim)
+		return;
+	WRITE_ONCE(memattr_spill_opened, jiffies);
+	WRITE_ONCE(memattr_spill_window_valid, true);
 }
 
 /* ---- applying a change ---- */
 
-static bool memattr_any_special(void)
+/* Every node whose record says special: the one place this is computed. */
+static void memattr_recorded_special(nodemask_t *special)
 {
 	int nid;
 
-	for_each_node_state(nid, N_MEMORY)
+	nodes_clear(*special);
+	for (nid = 0; nid < MAX_NUMNODES; nid++)
 		if (memattr_node_special(nid))
-			return true;
-	return false;
+			node_set(nid, *special);
+}
+
+/* Make @mask what allocations see; waits until nobody reads the old one. */
+static void memattr_publish_alloc_special(const nodemask_t *mask)
+{
+	struct memattr_nodes *cur, *next;
+
+	cur = rcu_dereference_protected(memattr_alloc_special,
+					lockdep_is_held(&memattr_policy_lock));
+	if (nodes_equal(cur->mask, *mask))
+		return;
+	next = cur == &memattr_alloc_buf[0] ? &memattr_alloc_buf[1] :
+					      &memattr_alloc_buf[0];
+	next->mask = *mask;
+	rcu_assign_pointer(memattr_alloc_special, next);
+	/* The buffer just left is refilled by the next publish. */
+	synchronize_rcu();
 }
 
 /*
- * Publish the special set, then rebuild zonelists, and demotion targets
- * when the special set changed. The log line gives the rebuild's cost.
+ * Rebuild zonelists, and demotion targets when the special set changed,
+ * from the records as they are now, in the publish order described at the
+ * top of this file. The log line gives the rebuild's cost.
  */
 static void memattr_policy_apply(void)
 {
-	nodemask_t special = NODE_MASK_NONE;
+	nodemask_t special, widened;
 	bool special_changed;
 	u64 start;
-	int nid;
 
 	lockdep_assert_held(&memattr_policy_lock);
-	for_each_node_state(nid, N_MEMORY)
-		if (memattr_node_special(nid))
-			node_set(nid, special);
-	special_changed = !nodes_equal(special, memattr_special_nodes);
-	memattr_special_nodes = special;
-	if (nodes_empty(special))
-		static_branch_disable(&memattr_special_in_use);
-	else
-		static_branch_enable(&memattr_special_in_use);
-
-	start = ktime_get_ns();
+	memattr_recorded_special(&special);
+	cpus_read_lock();
 	get_online_mems();
+
+	if (!nodes_empty(special))
+		static_branch_enable_cpuslocked(&memattr_special_in_use);
+	nodes_or(widened, special,
+		 rcu_dereference_protected(memattr_alloc_special,
+					   lockdep_is_held(&memattr_policy_lock))->mask);
+	memattr_publish_alloc_special(&widened);
+
+	special_changed = !nodes_equal(special, memattr_build_special);
+	memattr_build_special = special;
+	start = ktime_get_ns();
 	build_all_zonelists(NULL);
-	put_online_mems();
 	pr_info("zonelists rebuilt in %llu us (special nodes: %*pbl)\n",
 		div_u64(ktime_get_ns() - start, NSEC_PER_USEC),
 		nodemask_pr_args(&special));
+
+	memattr_publish_alloc_special(&special);
+	if (nodes_empty(special))
+		static_branch_disable_cpuslocked(&memattr_special_in_use);
 	if (special_changed)
 		memory_tier_refresh_demotion();
+
+	put_online_mems();
+	cpus_read_unlock();
 }
+
+static void memattr_policy_workfn(struct work_struct *work)
+{
+	guard(mutex)(&memattr_policy_lock);
+	memattr_policy_apply();
+}
+
+/* Applies record changes with none of the caller's locks held. */
+static DECLARE_WORK(memattr_policy_work, memattr_policy_workfn);
 
 /* A node's record changed (@nid); *@data is the mask of changed fields. */
 static int memattr_policy_notify(struct notifier_block *nb,
@@ -399,14 +568,44 @@ static int memattr_policy_notify(struct notifier_block *nb,
 		perf = 0;
 	if (!(changed & (BIT(MEMATTR_SPECIAL) | perf)))
 		return NOTIFY_DONE;
-	guard(mutex)(&memattr_policy_lock);
-	memattr_policy_apply();
+	/* The caller may hold the hotplug locks (HMAT, CXL): defer. */
+	schedule_work(&memattr_policy_work);
 	return NOTIFY_OK;
 }
 
 static struct notifier_block memattr_policy_nb = {
 	.notifier_call = memattr_policy_notify,
 };
+
+/**
+ * memattr_policy_sync - wait until the policy reflects every record change
+ *
+ * Must not be called with CPU or memory hotplug locks held.
+ */
+void memattr_policy_sync(void)
+{
+	flush_work(&memattr_policy_work);
+}
+
+/**
+ * memattr_policy_check_special - may @nid become special?
+ * @nid: the node an administrator is about to mark
+ *
+ * Return: 0, or -EINVAL if implicit allocations would be left with no
+ * ordinary memory at all (every node with memory special, and spill is not
+ * "always"): kernel allocations would then fail on every CPU.
+ */
+int memattr_policy_check_special(int nid)
+{
+	nodemask_t special;
+
+	memattr_recorded_special(&special);
+	node_set(nid, special);
+	if (memattr_leaves_no_ordinary(&node_states[N_MEMORY], &special,
+				       READ_ONCE(memattr_spill)))
+		return -EINVAL;
+	return 0;
+}
 
 /**
  * memattr_set_fallback - give a node an explicit fallback prefix
@@ -450,7 +649,6 @@ int memattr_set_fallback(int nid, const int *nodes, int nr)
 	kfree(old);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(memattr_set_fallback);
 
 /* ---- sysfs ---- */
 
@@ -506,6 +704,7 @@ static ssize_t fallback_store(struct device *dev, struct device_attribute *attr,
 {
 	int *nodes, nr, ret;
 
+	/* See store_choice() for why the file mode is not enough. */
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	nodes = kcalloc(MAX_NUMNODES, sizeof(*nodes), GFP_KERNEL);
@@ -523,9 +722,6 @@ static ssize_t fallback_store(struct device *dev, struct device_attribute *attr,
 		}
 	}
 	kfree(nodes);
-	if (ret)
-		pr_warn("node %d: rejected fallback order \"%s\"\n", dev->id,
-			strim((char *)buf));
 	return ret ?: count;
 }
 
@@ -534,7 +730,11 @@ struct device_attribute memattr_fallback_attr = __ATTR_RW(fallback);
 static ssize_t special_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
-	return sysfs_emit(buf, "%*pbl\n", nodemask_pr_args(&memattr_special_nodes));
+	nodemask_t special;
+
+	scoped_guard(mutex, &memattr_policy_lock)
+		special = memattr_build_special;
+	return sysfs_emit(buf, "%*pbl\n", nodemask_pr_args(&special));
 }
 static DEVICE_ATTR_RO(special);
 
@@ -558,30 +758,47 @@ static ssize_t show_choices(char *buf, const char * const *names, int nr, int ac
 	return len + sysfs_emit_at(buf, len, "\n");
 }
 
-/* Set *@knob to the choice named in @buf and rebuild; -EINVAL if none. */
+/*
+ * Set *@knob to the choice named in @buf and rebuild; -EINVAL if none, or
+ * if @refuse says the choice cannot be taken now.
+ */
 static ssize_t store_choice(const char *buf, size_t count, const char * const *names,
-			    int nr, int *knob, const char *what)
+			    int nr, int *knob, bool (*refuse)(int choice))
 {
 	int choice, ret;
 
+	/*
+	 * The file mode keeps other users out; a root task that dropped
+	 * CAP_SYS_ADMIN (a container, a sandboxed daemon) must not change
+	 * where every task's memory goes either.
+	 */
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	choice = __sysfs_match_string(names, nr, buf);
-	if (choice < 0 || choice >= nr) {
-		pr_warn("%s: unknown value \"%s\"\n", what, strim((char *)buf));
+	if (choice < 0 || choice >= nr)
 		return -EINVAL;
-	}
 	ret = lock_device_hotplug_sysfs();
 	if (ret)
 		return ret;
 	scoped_guard(mutex, &memattr_policy_lock) {
-		if (*knob != choice) {
+		if (refuse && refuse(choice)) {
+			ret = -EINVAL;
+		} else if (*knob != choice) {
 			WRITE_ONCE(*knob, choice);
 			memattr_policy_apply();
 		}
 	}
 	unlock_device_hotplug();
-	return count;
+	return ret ?: count;
+}
+
+/* Leaving "always" when every node with memory is special empties lists. */
+static bool memattr_spill_refused(int choice)
+{
+	nodemask_t special;
+
+	memattr_recorded_special(&special);
+	return memattr_leaves_no_ordinary(&node_states[N_MEMORY], &special, choice);
 }
 
 static ssize_t spill_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -595,7 +812,7 @@ static ssize_t spill_store(struct kobject *kobj, struct kobj_attribute *attr,
 			   const char *buf, size_t count)
 {
 	return store_choice(buf, count, spill_names, MEMATTR_NR_SPILL_MODES,
-			    &memattr_spill, "spill");
+			    &memattr_spill, memattr_spill_refused);
 }
 
 static struct kobj_attribute spill_attr = __ATTR_RW(spill);
@@ -612,7 +829,7 @@ static ssize_t fallback_order_store(struct kobject *kobj,
 				    const char *buf, size_t count)
 {
 	return store_choice(buf, count, order_names, MEMATTR_NR_ORDER_MODES,
-			    &memattr_order, "fallback_order");
+			    &memattr_order, NULL);
 }
 
 static struct kobj_attribute fallback_order_attr = __ATTR_RW(fallback_order);
@@ -627,7 +844,34 @@ static const struct attribute_group memattr_policy_group = {
 	.attrs = memattr_policy_attrs,
 };
 
-static int __init memattr_policy_init(void)
+/**
+ * memattr_policy_boot_special - take memattr=<nodes>:special before zonelists
+ * @nid: node id
+ * @special: the boot parameter's value
+ *
+ * Called while early parameters are parsed, so that the first zonelist
+ * build (mm_core_init()) already keeps the node out of implicit use. The
+ * record follows at memattr_init(), and its notifier enables the rest.
+ */
+void __init memattr_policy_boot_special(int nid, bool special)
+{
+	if (special) {
+		node_set(nid, memattr_build_special);
+		node_set(nid, memattr_alloc_buf[0].mask);
+	} else {
+		node_clear(nid, memattr_build_special);
+		node_clear(nid, memattr_alloc_buf[0].mask);
+	}
+}
+
+/* Before memattr_init() replays the boot parameter into the records. */
+static int __init memattr_policy_listen(void)
+{
+	return register_memattr_notifier(&memattr_policy_nb);
+}
+core_initcall(memattr_policy_listen);
+
+static int __init memattr_policy_sysfs_init(void)
 {
 	struct kobject *kobj;
 	int ret;
@@ -637,28 +881,9 @@ static int __init memattr_policy_init(void)
 		return -ENOMEM;
 	ret = sysfs_create_group(kobj, &memattr_policy_group);
 	if (ret)
-		goto put_kobj;
-	ret = register_memattr_notifier(&memattr_policy_nb);
-	if (ret)
-		goto remove_group;
-
-	/*
-	 * Pick up what firmware and the command line said before we
-	 * listened. With no special node the boot-time zonelists already are
-	 * 6.12's: leave them alone (a rebuild now would also see the CPU to
-	 * node map, which the first build did not, and reorder some nodes).
-	 */
-	guard(mutex)(&memattr_policy_lock);
-	if (memattr_any_special())
-		memattr_policy_apply();
-	return 0;
-
-remove_group:
-	sysfs_remove_group(kobj, &memattr_policy_group);
-put_kobj:
-	kobject_put(kobj);
+		kobject_put(kobj);
 	return ret;
 }
-late_initcall(memattr_policy_init);
+subsys_initcall(memattr_policy_sysfs_init);
 
 #include "tests/memattr_policy-kunit.h"

@@ -30,12 +30,15 @@ enum memattr_field {
 	MEMATTR_NR_FIELDS
 };
 
+/* Largest latency (ns) and bandwidth (MB/s) a record accepts. */
+#define MEMATTR_MAX_LATENCY	1000000U
+#define MEMATTR_MAX_BANDWIDTH	1000000000U
+
 /* Where a value came from, in ascending precedence: a later source wins. */
 enum memattr_source {
 	MEMATTR_SRC_HMAT,
 	MEMATTR_SRC_SRAT,
 	MEMATTR_SRC_EFI,
-	MEMATTR_SRC_CXL,
 	MEMATTR_SRC_CMDLINE,
 	MEMATTR_SRC_DRIVER,
 	MEMATTR_SRC_ADMIN,
@@ -51,6 +54,7 @@ int memattr_clear(int nid, enum memattr_field field, enum memattr_source src);
 int memattr_driver_set(int nid, enum memattr_field field, u32 value);
 int register_memattr_notifier(struct notifier_block *nb);
 int unregister_memattr_notifier(struct notifier_block *nb);
+void memattr_sync(void);
 
 /* Firmware glue: HMAT/CXL coordinates and the SRAT non-volatile flag. */
 void memattr_set_perf_attrs(int nid, const struct access_coordinate *coord,
@@ -97,6 +101,10 @@ static inline int register_memattr_notifier(struct notifier_block *nb)
 static inline int unregister_memattr_notifier(struct notifier_block *nb)
 {
 	return 0;
+}
+
+static inline void memattr_sync(void)
+{
 }
 
 static inline void memattr_set_perf_attrs(int nid,

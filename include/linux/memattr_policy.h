@@ -7,7 +7,7 @@
 #ifndef _LINUX_MEMATTR_POLICY_H
 #define _LINUX_MEMATTR_POLICY_H
 
-#include <linux/gfp_types.h>
+#include <linux/gfp.h>
 #include <linux/jump_label.h>
 #include <linux/nodemask.h>
 
@@ -39,14 +39,20 @@ void memattr_build_fallback(int local, int *order, int *nr, int *explicit_order,
 			    int *nr_explicit);
 struct zonelist *__memattr_explicit_zonelist(int nid, nodemask_t *nodemask,
 					     gfp_t gfp);
-bool memattr_may_spill(gfp_t gfp, const struct alloc_context *ac);
-bool memattr_spilling(gfp_t gfp, const struct alloc_context *ac);
+bool memattr_may_spill(gfp_t gfp, unsigned int order,
+		       const struct alloc_context *ac);
+bool memattr_spilling(gfp_t gfp, unsigned int order,
+		      const struct alloc_context *ac);
 void memattr_spill_context(const struct alloc_context *ac,
 			   struct alloc_context *spill);
-void memattr_exclude_special(nodemask_t *nodes);
+void memattr_special_mask(nodemask_t *mask);
 bool memattr_is_special(int nid);
-void memattr_count_spill(struct page *page, unsigned int order);
+void memattr_spilled(struct page *page, unsigned int order, gfp_t gfp,
+		     const struct alloc_context *ac, bool after_reclaim);
 int memattr_set_fallback(int nid, const int *nodes, int nr);
+void memattr_policy_sync(void);
+int memattr_policy_check_special(int nid);
+void __init memattr_policy_boot_special(int nid, bool special);
 
 /* nodeN/memattr/fallback and /sys/devices/system/node/special */
 extern struct device_attribute memattr_fallback_attr;
@@ -64,6 +70,18 @@ static inline struct zonelist *memattr_zonelist(int nid, nodemask_t *nodemask,
 		return __memattr_explicit_zonelist(nid, nodemask, gfp) ?: zl;
 	return zl;
 }
+
+/*
+ * For users that must see every node, special ones included, on their own
+ * terms: reclaim that spreads pressure over all nodes, free-page totals.
+ * Without special nodes the explicit list has the fallback list's content.
+ */
+static inline struct zonelist *memattr_every_node_zonelist(int nid, gfp_t gfp)
+{
+	if (gfp & __GFP_THISNODE)
+		return node_zonelist(nid, gfp);
+	return &NODE_DATA(nid)->node_zonelists[ZONELIST_EXPLICIT];
+}
 #else
 static inline void memattr_build_fallback(int local, int *order, int *nr,
 					  int *explicit_order, int *nr_explicit)
@@ -76,12 +94,19 @@ static inline struct zonelist *memattr_zonelist(int nid, nodemask_t *nodemask,
 	return zl;
 }
 
-static inline bool memattr_may_spill(gfp_t gfp, const struct alloc_context *ac)
+static inline struct zonelist *memattr_every_node_zonelist(int nid, gfp_t gfp)
+{
+	return node_zonelist(nid, gfp);
+}
+
+static inline bool memattr_may_spill(gfp_t gfp, unsigned int order,
+				     const struct alloc_context *ac)
 {
 	return false;
 }
 
-static inline bool memattr_spilling(gfp_t gfp, const struct alloc_context *ac)
+static inline bool memattr_spilling(gfp_t gfp, unsigned int order,
+				    const struct alloc_context *ac)
 {
 	return false;
 }
@@ -89,8 +114,9 @@ static inline bool memattr_spilling(gfp_t gfp, const struct alloc_context *ac)
 /* A macro: struct alloc_context is only complete inside mm/. */
 #define memattr_spill_context(ac, spill)	(*(spill) = *(ac))
 
-static inline void memattr_exclude_special(nodemask_t *nodes)
+static inline void memattr_special_mask(nodemask_t *mask)
 {
+	nodes_clear(*mask);
 }
 
 static inline bool memattr_is_special(int nid)
@@ -98,7 +124,9 @@ static inline bool memattr_is_special(int nid)
 	return false;
 }
 
-static inline void memattr_count_spill(struct page *page, unsigned int order)
+static inline void memattr_spilled(struct page *page, unsigned int order,
+				   gfp_t gfp, const struct alloc_context *ac,
+				   bool after_reclaim)
 {
 }
 #endif /* CONFIG_MEMATTR */

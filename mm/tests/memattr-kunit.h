@@ -64,9 +64,19 @@ static void memattr_test_value_invalid(struct kunit *test)
 			memattr_parse_value(MEMATTR_POWER, "99999999999999999999", 20, &v));
 	KUNIT_EXPECT_EQ(test, -ERANGE, memattr_parse_value(MEMATTR_READ_BANDWIDTH, "4294968GB/s",
 							   11, &v));
-	KUNIT_EXPECT_EQ(test, 0, memattr_parse_value(MEMATTR_READ_BANDWIDTH, "4294967GB/s",
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_value(MEMATTR_READ_BANDWIDTH, "4294967GB/s",
+							   11, &v));
+
+	/* the documented maxima: 1 ms of latency, 1 PB/s of bandwidth */
+	KUNIT_EXPECT_EQ(test, 0, memattr_parse_value(MEMATTR_READ_LATENCY, "1000us", 6, &v));
+	KUNIT_EXPECT_EQ(test, MEMATTR_MAX_LATENCY, v);
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_value(MEMATTR_READ_LATENCY, "1000001", 7, &v));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_value(MEMATTR_WRITE_LATENCY, "1001us", 6, &v));
+	KUNIT_EXPECT_EQ(test, 0, memattr_parse_value(MEMATTR_WRITE_BANDWIDTH, "1000000GB/s",
 						     11, &v));
-	KUNIT_EXPECT_EQ(test, 4294967000u, v);
+	KUNIT_EXPECT_EQ(test, MEMATTR_MAX_BANDWIDTH, v);
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_value(MEMATTR_READ_BANDWIDTH, "1000000001",
+							   10, &v));
 
 	/* flags are 0 or 1 */
 	KUNIT_EXPECT_EQ(test, 0, memattr_parse_value(MEMATTR_SPECIAL, "0", 1, &v));
@@ -79,7 +89,8 @@ static void memattr_test_value_invalid(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, 0, memattr_check_value(MEMATTR_PERSISTENT, 1));
 	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_check_value(MEMATTR_PERSISTENT, 2));
-	KUNIT_EXPECT_EQ(test, 0, memattr_check_value(MEMATTR_READ_LATENCY, 4294967295u));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_check_value(MEMATTR_READ_LATENCY, 4294967295u));
+	KUNIT_EXPECT_EQ(test, 0, memattr_check_value(MEMATTR_POWER, 4294967295u));
 }
 
 static void memattr_test_field_names(struct kunit *test)
@@ -250,11 +261,11 @@ static void memattr_test_precedence(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0u, memattr_field_value(&fr));
 	KUNIT_EXPECT_EQ(test, (int)MEMATTR_SRC_ADMIN, (int)memattr_pick(fr.set));
 
-	/* the documented order: hmat < srat < efi < cxl < cmdline < driver < admin */
+	/* the documented order: hmat < srat < efi < cmdline < driver < admin */
 	KUNIT_EXPECT_EQ(test, (int)MEMATTR_SRC_EFI,
 			(int)memattr_pick(BIT(MEMATTR_SRC_SRAT) | BIT(MEMATTR_SRC_EFI)));
 	KUNIT_EXPECT_EQ(test, (int)MEMATTR_SRC_CMDLINE,
-			(int)memattr_pick(BIT(MEMATTR_SRC_CXL) | BIT(MEMATTR_SRC_CMDLINE)));
+			(int)memattr_pick(BIT(MEMATTR_SRC_EFI) | BIT(MEMATTR_SRC_CMDLINE)));
 	KUNIT_EXPECT_EQ(test, (int)MEMATTR_SRC_ADMIN,
 			(int)memattr_pick(BIT(MEMATTR_SRC_HMAT) | BIT(MEMATTR_SRC_ADMIN)));
 }
@@ -288,11 +299,6 @@ static void memattr_test_admin_auto(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 300u, memattr_get(nid, MEMATTR_POWER));
 	KUNIT_EXPECT_EQ(test, 0, memattr_admin_write(nid, MEMATTR_POWER, "auto"));
 	KUNIT_EXPECT_EQ(test, 300u, memattr_get(nid, MEMATTR_POWER));
-
-	KUNIT_EXPECT_EQ(test, 0, memattr_admin_write(nid, MEMATTR_SPECIAL, "1"));
-	KUNIT_EXPECT_TRUE(test, memattr_node_special(nid));
-	KUNIT_EXPECT_EQ(test, 0, memattr_admin_write(nid, MEMATTR_SPECIAL, "auto"));
-	KUNIT_EXPECT_FALSE(test, memattr_node_special(nid));
 
 	KUNIT_EXPECT_EQ(test, 0, memattr_clear(nid, MEMATTR_POWER, MEMATTR_SRC_CMDLINE));
 	KUNIT_EXPECT_EQ(test, 0u, memattr_get(nid, MEMATTR_POWER));

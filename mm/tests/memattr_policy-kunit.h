@@ -213,6 +213,73 @@ static void memoryless_local_sorts_everything(struct kunit *test)
 	expect_order(test, &c, true, want, 3);
 }
 
+/* Only requests that would reach the OOM killer may spill. */
+static void spill_only_instead_of_oom(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, memattr_would_oom(GFP_KERNEL, 0, ZONE_NORMAL));
+	KUNIT_EXPECT_TRUE(test, memattr_would_oom(GFP_HIGHUSER_MOVABLE, 0,
+						  ZONE_MOVABLE));
+	KUNIT_EXPECT_TRUE(test, memattr_would_oom(GFP_KERNEL, PAGE_ALLOC_COSTLY_ORDER,
+						  ZONE_NORMAL));
+	KUNIT_EXPECT_TRUE(test, memattr_would_oom(GFP_KERNEL | __GFP_NOFAIL, 0,
+						  ZONE_NORMAL));
+
+	KUNIT_EXPECT_FALSE(test, memattr_would_oom(GFP_ATOMIC, 0, ZONE_NORMAL));
+	KUNIT_EXPECT_FALSE(test, memattr_would_oom(GFP_NOWAIT, 0, ZONE_NORMAL));
+	KUNIT_EXPECT_FALSE(test, memattr_would_oom(GFP_KERNEL | __GFP_NORETRY, 0,
+						   ZONE_NORMAL));
+	KUNIT_EXPECT_FALSE(test, memattr_would_oom(GFP_KERNEL | __GFP_RETRY_MAYFAIL, 0,
+						   ZONE_NORMAL));
+	KUNIT_EXPECT_FALSE(test, memattr_would_oom(GFP_KERNEL | __GFP_THISNODE, 0,
+						   ZONE_NORMAL));
+	KUNIT_EXPECT_FALSE(test, memattr_would_oom(GFP_KERNEL, PAGE_ALLOC_COSTLY_ORDER + 1,
+						   ZONE_NORMAL));
+	KUNIT_EXPECT_FALSE(test, memattr_would_oom(GFP_NOFS, 0, ZONE_NORMAL));
+	KUNIT_EXPECT_FALSE(test, memattr_would_oom(GFP_KERNEL, 0, ZONE_DMA32));
+}
+
+/* The window lasts MEMATTR_SPILL_WINDOW, also across a jiffies wrap. */
+static void spill_window_bounds_and_wrap(struct kunit *test)
+{
+	unsigned long opened = 1000;
+
+	KUNIT_EXPECT_TRUE(test, memattr_in_spill_window(opened, opened));
+	KUNIT_EXPECT_TRUE(test, memattr_in_spill_window(opened + MEMATTR_SPILL_WINDOW,
+							opened));
+	KUNIT_EXPECT_FALSE(test, memattr_in_spill_window(opened + MEMATTR_SPILL_WINDOW + 1,
+							 opened));
+	KUNIT_EXPECT_FALSE(test, memattr_in_spill_window(opened - 1, opened));
+
+	/* opened just before the counter wraps: still open just after it */
+	opened = ULONG_MAX - 2;
+	KUNIT_EXPECT_TRUE(test, memattr_in_spill_window(1, opened));
+	KUNIT_EXPECT_FALSE(test, memattr_in_spill_window(opened + MEMATTR_SPILL_WINDOW + 1,
+							 opened));
+	/* jiffies starts 5 minutes before the wrap: 0 is no open window */
+	KUNIT_EXPECT_FALSE(test, memattr_in_spill_window((unsigned long)INITIAL_JIFFIES, 0));
+}
+
+/* No write may leave implicit allocations without ordinary memory. */
+static void special_never_takes_all_memory(struct kunit *test)
+{
+	nodemask_t memory = NODE_MASK_NONE, special = NODE_MASK_NONE;
+
+	node_set(0, memory);
+	node_set(2, memory);
+	node_set(2, special);
+	node_set(3, special);	/* special, but no memory yet */
+	KUNIT_EXPECT_FALSE(test, memattr_leaves_no_ordinary(&memory, &special,
+							    MEMATTR_SPILL_NEVER));
+	node_set(0, special);
+	KUNIT_EXPECT_TRUE(test, memattr_leaves_no_ordinary(&memory, &special,
+							   MEMATTR_SPILL_NEVER));
+	KUNIT_EXPECT_TRUE(test, memattr_leaves_no_ordinary(&memory, &special,
+							   MEMATTR_SPILL_BEFORE_OOM));
+	/* spill=always keeps special nodes last in every list */
+	KUNIT_EXPECT_FALSE(test, memattr_leaves_no_ordinary(&memory, &special,
+							    MEMATTR_SPILL_ALWAYS));
+}
+
 static struct kunit_case memattr_policy_cases[] = {
 	KUNIT_CASE(nothing_configured_keeps_distance_order),
 	KUNIT_CASE(special_left_out_of_implicit_only),
@@ -224,6 +291,9 @@ static struct kunit_case memattr_policy_cases[] = {
 	KUNIT_CASE(performance_orders_by_latency),
 	KUNIT_CASE(performance_ties_and_unknowns),
 	KUNIT_CASE(memoryless_local_sorts_everything),
+	KUNIT_CASE(spill_only_instead_of_oom),
+	KUNIT_CASE(spill_window_bounds_and_wrap),
+	KUNIT_CASE(special_never_takes_all_memory),
 	{}
 };
 
