@@ -2,17 +2,22 @@
 # memattr: top-level entry points. Everything is built under build/.
 #   make run     build, boot the default topology, show its nodes
 #   make check   every test; ends with "N passed, N failed, N skipped"
+#   make check-debug  KUnit and the selftests under the debug kernel
 
 TOPOLOGY ?= default
 H := harness
 
-.PHONY: run check deps base tree kernel userspace initramfs vm clean distclean
+.PHONY: run check check-debug deps base tree kernel userspace initramfs vm clean distclean
 
 run: deps
 	$(H)/run.sh $(TOPOLOGY)
 
 check: deps
 	$(H)/check.sh $(TOPOLOGIES)
+
+# The debug kernel (lockdep, KASAN, DEBUG_VM) on every topology.
+check-debug: deps
+	$(H)/check.sh --debug $(TOPOLOGIES)
 
 deps:
 	@$(H)/deps.sh
@@ -37,7 +42,7 @@ vm: kernel initramfs
 	$(H)/vm --topology $(TOPOLOGY) -- sh -c '$(CMD)'
 
 clean:
-	rm -rf build/obj build/src build/stage build/obj.cfg build/obj-base build/obj-base.cfg build/bzImage-base build/selftests build/guest-bin \
+	rm -rf build/obj build/src build/stage build/obj.cfg build/obj-base build/obj-base.cfg build/bzImage-base build/obj-debug build/obj-debug.cfg build/bzImage-debug build/selftests build/guest-bin \
 		build/bzImage build/initramfs.* build/logs
 
 distclean:

@@ -1,10 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Every memattr test: host-side checks, KUnit at boot, the selftests on every
-# topology, checkpatch. Ends with "N passed, N failed, N skipped".
-# Usage: check.sh [TOPOLOGY...]   (default: every harness/topologies/*.topo)
+# topology, the same under the debug kernel on the hotplug and policy
+# topologies, checkpatch. Every boot's console must be free of splats.
+# Ends with "N passed, N failed, N skipped".
+# Usage: check.sh [TOPOLOGY...]          (default: every harness/topologies/*.topo)
+#        check.sh --debug [TOPOLOGY...]  only the debug kernel (default: every topology)
+# MA_DEBUG_TOPOLOGIES: where a full check boots the debug kernel
+# (default "firmware special"; empty: not at all).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+
+debug_only=0
+if [ "${1:-}" = --debug ]; then
+	debug_only=1
+	shift
+fi
+debug_topologies=${MA_DEBUG_TOPOLOGIES-firmware special}
 
 results=$MA_LOGS/check-results
 mkdir -p "$MA_LOGS"
@@ -18,6 +30,83 @@ record() {
 step() {
 	echo "memattr: check: $* ($(($(date +%s) - t0)) s)" >&2
 }
+
+all_topologies() {
+	(cd "$MA_TOP/harness/topologies" && ls ./*.topo | sed 's|^\./||; s|\.topo$||')
+}
+
+# run_kunit IMAGE LABEL: the built-in suites at boot, each must pass.
+run_kunit() {
+	local image=$1 label=$2 suites klog rc
+	suites=$(cd "$MA_TOP" && git ls-files --cached --others --exclude-standard -- \
+		$MA_OVERLAY_DIRS | grep -E 'kunit.*\.[ch]$' |
+		xargs -r grep -h -A3 'struct kunit_suite .* = {' |
+		sed -n 's/.*\.name *= *"\([^"]*\)".*/\1/p')
+	klog=$MA_LOGS/${label}kunit.log
+	"$MA_TOP/harness/vm" --kernel "$image" --kunit --topology default --timeout "$3" \
+		--log "$klog" -- true >/dev/null
+	rc=$?
+	[ $rc -eq 0 ] || echo "FAIL ${label}kunit/boot (vm exit $rc, log $klog)" | record
+	python3 "$MA_TOP/harness/results.py" kunit "$klog" $suites |
+		sed '/^$/d; s|^\([A-Z]*\) kunit/|\1 '"$label"'kunit/|' | record
+	"$MA_TOP/harness/console-scan.sh" "${label}kunit/console" "$klog" | record
+}
+
+# run_selftests IMAGE LABEL TIMEOUT TOPOLOGY...: every selftest binary.
+run_selftests() {
+	local image=$1 label=$2 limit=$3 topo out log rc binaries
+	shift 3
+	binaries=$(cd "$MA_BUILD/selftests" && find . -maxdepth 1 -type f -perm -u+x -printf '%f\n' | sort)
+	for topo in "$@"; do
+		step "${label}selftests on $topo"
+		out=$MA_LOGS/${label}selftests-$topo.out
+		log=$MA_LOGS/${label}selftests-$topo.log
+		"$MA_TOP/harness/vm" --kernel "$image" --topology "$topo" --timeout "$limit" \
+			--log "$log" -- run-selftests >"$out" 2>"$out.err"
+		rc=$?
+		case $rc in
+		124 | 125) cat "$out.err" >&2; echo "FAIL $label$topo/boot (vm exit $rc)" | record ;;
+		esac
+		python3 "$MA_TOP/harness/results.py" tap "$label$topo" "$out" $binaries | sed '/^$/d' | record
+		"$MA_TOP/harness/console-scan.sh" "$label$topo/console" "$log" | record
+	done
+}
+
+# The debug kernel: KUnit and the selftests, with lockdep, KASAN and
+# DEBUG_VM watching. Boots take several times longer than without.
+run_debug() {
+	[ $# -gt 0 ] || return 0
+	step "building the debug kernel"
+	if ! "$MA_TOP/harness/kernel.sh" --debug; then
+		echo "FAIL debug/build" | record
+		return 0
+	fi
+	step "debug KUnit"
+	run_kunit "$MA_IMAGE-debug" debug/ 300
+	run_selftests "$MA_IMAGE-debug" debug/ 900 "$@"
+}
+
+finish() {
+	local pass fail skip
+	pass=$(grep -c '^PASS' "$results")
+	fail=$(grep -c '^FAIL' "$results")
+	skip=$(grep -c '^SKIP' "$results")
+	echo "memattr: check took $(($(date +%s) - t0)) s; every result in $results" >&2
+	echo "$pass passed, $fail failed, $skip skipped"
+	[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
+	exit
+}
+
+if [ $debug_only -eq 1 ]; then
+	topologies=("$@")
+	[ ${#topologies[@]} -gt 0 ] || mapfile -t topologies < <(all_topologies)
+	if ! "$MA_TOP/harness/userspace.sh" || ! "$MA_TOP/harness/initramfs.sh"; then
+		echo "FAIL build" | record
+		finish
+	fi
+	run_debug "${topologies[@]}"
+	finish
+fi
 
 step "building"
 if ! "$MA_TOP/harness/kernel.sh" || ! "$MA_TOP/harness/userspace.sh" ||
@@ -51,31 +140,10 @@ done | record
 
 if ! grep -qx 'FAIL build' "$results"; then
 	step "KUnit"
-	suites=$(cd "$MA_TOP" && git ls-files --cached --others --exclude-standard -- \
-		$MA_OVERLAY_DIRS | grep -E 'kunit.*\.[ch]$' |
-		xargs -r grep -h -A3 'struct kunit_suite .* = {' |
-		sed -n 's/.*\.name *= *"\([^"]*\)".*/\1/p')
-	klog=$MA_LOGS/kunit.log
-	"$MA_TOP/harness/vm" --kunit --topology default --timeout 120 --log "$klog" -- true >/dev/null
-	rc=$?
-	[ $rc -eq 0 ] || echo "FAIL kunit/boot (vm exit $rc, log $klog)" | record
-	python3 "$MA_TOP/harness/results.py" kunit "$klog" $suites | sed '/^$/d' | record
-
-	binaries=$(cd "$MA_BUILD/selftests" && find . -maxdepth 1 -type f -perm -u+x -printf '%f\n' | sort)
+	run_kunit "$MA_IMAGE" "" 120
 	topologies=("$@")
-	[ ${#topologies[@]} -gt 0 ] ||
-		mapfile -t topologies < <(cd "$MA_TOP/harness/topologies" && ls ./*.topo | sed 's|^\./||; s|\.topo$||')
-	for topo in "${topologies[@]}"; do
-		step "selftests on $topo"
-		out=$MA_LOGS/selftests-$topo.out
-		"$MA_TOP/harness/vm" --topology "$topo" --timeout 300 \
-			--log "$MA_LOGS/selftests-$topo.log" -- run-selftests >"$out" 2>"$out.err"
-		rc=$?
-		case $rc in
-		124 | 125) cat "$out.err" >&2; echo "FAIL $topo/boot (vm exit $rc)" | record ;;
-		esac
-		python3 "$MA_TOP/harness/results.py" tap "$topo" "$out" $binaries | sed '/^$/d' | record
-	done
+	[ ${#topologies[@]} -gt 0 ] || mapfile -t topologies < <(all_topologies)
+	run_selftests "$MA_IMAGE" "" 300 "${topologies[@]}"
 
 	# Topologies that configure nothing must look exactly as under 6.12.
 	plain=()
@@ -91,9 +159,8 @@ fi
 step "checkpatch"
 "$MA_TOP/harness/checkpatch.sh" | record
 
-pass=$(grep -c '^PASS' "$results")
-fail=$(grep -c '^FAIL' "$results")
-skip=$(grep -c '^SKIP' "$results")
-echo "memattr: check took $(($(date +%s) - t0)) s; every result in $results" >&2
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
+if ! grep -qx 'FAIL build' "$results"; then
+	# shellcheck disable=SC2086 # a list of names
+	run_debug $debug_topologies
+fi
+finish

@@ -1,17 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the patched kernel incrementally and leave it at build/bzImage.
-# Usage: kernel.sh [--base] [extra config fragments...]
-#   --base  build the unpatched base instead, at build/bzImage-base, for
-#           side-by-side comparisons (same config, without memattr)
+# Usage: kernel.sh [--base|--debug] [extra config fragments...]
+#   --base   build the unpatched base instead, at build/bzImage-base, for
+#            side-by-side comparisons (same config, without memattr)
+#   --debug  build the patched kernel with harness/configs/debug.config
+#            (lockdep, KASAN, DEBUG_VM, ...) at build/bzImage-debug
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-base=0
-if [ "${1:-}" = --base ]; then
-	base=1
-	shift
-fi
+base=0 debug=0
+case "${1:-}" in
+--base) base=1; shift ;;
+--debug) debug=1; shift; set -- debug "$@" ;;
+esac
 
 need_cmd gcc make flex bison bc
 mkdir -p "$MA_BUILD"
@@ -25,6 +27,10 @@ if [ $base -eq 1 ]; then
 	log=$MA_LOGS/kernel-base-build.log
 else
 	"$MA_TOP/harness/tree.sh"
+	if [ $debug -eq 1 ]; then
+		kobj=$MA_BUILD/obj-debug image=$MA_IMAGE-debug
+		log=$MA_LOGS/kernel-debug-build.log
+	fi
 fi
 MA_KSRC=$ksrc MA_KOBJ=$kobj "$MA_TOP/harness/config.sh" "$@"
 
