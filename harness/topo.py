@@ -279,10 +279,11 @@ class Topology:
         if self.efi_sp and self.low_ram() >= PC_LOWMEM:
             raise TopologyError(f'{p}: with efi_sp, the boot nodes\' RAM must stay below '
                                 '3.5G (it all goes below 4G, the efi_sp RAM above)')
-        for n in self.memattr:
-            if n in self.nvdimms or n in self.efi_sp:
+        for n, rec in self.memattr.items():
+            if (n in self.nvdimms or n in self.efi_sp) and set(rec) != {'special'}:
                 raise TopologyError(f'{p}: memattr on node {n}, which is offline at boot '
-                                    '(nvdimm/efi_sp): the tests check memattr= at boot only')
+                                    '(nvdimm/efi_sp), may only say "special": the tests '
+                                    'check other fields at boot only')
         ram = [n for n in self.nodes if self.nodes[n]['mem']]
         if self.nvdimms and ram and min(self.nvdimms) < max(ram):
             raise TopologyError(f'{p}: nvdimm nodes need ids above every node with RAM: '

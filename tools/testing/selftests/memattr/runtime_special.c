@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Special memory that arrives at run time, as on real hardware: EFI
+ * specific-purpose memory handed to dax/kmem, an NVDIMM made system RAM, a
+ * node the boot parameter named before it had memory, a node an
+ * administrator marks before or after its memory arrives. Whichever way,
+ * /sys/devices/system/node/special must list it, the other nodes' fallback
+ * lists must leave it out, and mbind() from a CPU of another node must
+ * place every page there (move_pages(2) status); offlining and onlining
+ * again must keep it so, under each order and spill mode.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <numaif.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+#include "fwmem.h"
+#include "topology.h"
+
+#ifndef MPOL_PREFERRED_MANY
+#define MPOL_PREFERRED_MANY	5
+#endif
+
+#define POLICY_DIR	"/sys/kernel/mm/memattr"
+#define BYTES		(8ULL << 20)	/* each explicit allocation */
+
+static const struct {
+	int mode;
+	const char *name;
+} explicit_modes[] = {
+	{ MPOL_BIND, "MPOL_BIND" },
+	{ MPOL_PREFERRED, "MPOL_PREFERRED" },
+	{ MPOL_PREFERRED_MANY, "MPOL_PREFERRED_MANY" },
+};
+
+/* The special nodes the kernel lists now; 0 or -1. */
+static int special_now(unsigned long long *mask)
+{
+	char buf[256];
+
+	if (sysfs_read_str(buf, sizeof(buf), NODE_DIR "/special") < 0)
+		return -1;
+	return topo_parse_list(buf, mask);
+}
+
+/* Position of @node in @nid's fallback list, -1 if absent, -2 on error. */
+static int fallback_position(int nid, int node)
+{
+	char buf[512], *tok, *save;
+	int pos = 0;
+
+	if (sysfs_read_str(buf, sizeof(buf), NODE_DIR "/node%d/memattr/fallback", nid) < 0)
+		return -2;
+	for (tok = strtok_r(buf, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save), pos++)
+		if (atoi(tok) == node)
+			return pos;
+	return -1;
+}
+
+/* Number of entries in @nid's fallback list, -1 on error. */
+static int fallback_length(int nid)
+{
+	char buf[512], *tok, *save;
+	int nr = 0;
+
+	if (sysfs_read_str(buf, sizeof(buf), NODE_DIR "/node%d/memattr/fallback", nid) < 0)
+		return -1;
+	for (tok = strtok_r(buf, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save))
+		nr++;
+	return nr;
+}
+
+/* Pages of [@p, @p + @bytes) on @nid, by move_pages(2) status; -1 on error. */
+static long pages_on(char *p, size_t bytes, int nid)
+{
+	long i, npages = bytes / getpagesize(), on = 0;
+	void **pages = calloc(npages, sizeof(*pages));
+	int *status = calloc(npages, sizeof(*status));
+
+	if (!pages || !status) {
+		free(pages);
+		free(status);
+		return -1;
+	}
+	for (i = 0; i < npages; i++)
+		pages[i] = p + i * getpagesize();
+	if (move_pages(0, npages, pages, NULL, status, 0))
+		on = -1;
+	for (i = 0; on >= 0 && i < npages; i++)
+		on += status[i] == nid;
+	free(pages);
+	free(status);
+	return on;
+}
+
+/* Fault in BYTES under @mode {@nid}; pages that landed on @nid, or -1. */
+static long explicit_alloc(int mode, int nid)
+{
+	unsigned long mask = 1UL << nid;
+	long on;
+	char *p;
+
+	p = mmap(NULL, BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	if (mbind(p, BYTES, mode, &mask, 8 * sizeof(mask), 0)) {
+		munmap(p, BYTES);
+		return -1;
+	}
+	memset(p, 0x5a, BYTES);
+	on = pages_on(p, BYTES, nid);
+	munmap(p, BYTES);
+	return on;
+}
+
+FIXTURE(runtime) {
+	struct topo topo;			/* the booted topology */
+	struct topo_fw_mem fw[TOPO_MAX_FW_MEM];	/* its nvdimm and efi_sp lines */
+	int nr_fw;				/* how many */
+	char onlined[TOPO_MAX_FW_MEM][NAME_LEN];	/* dax devices to take away */
+	unsigned long long marked;		/* nodes this test wrote special to */
+};
+
+/* The order and spill mode each test runs under. */
+FIXTURE_VARIANT(runtime) {
+	const char *order;			/* fallback_order */
+	const char *spill;			/* spill */
+};
+
+FIXTURE_VARIANT_ADD(runtime, distance) { .order = "distance", .spill = "before_oom" };
+FIXTURE_VARIANT_ADD(runtime, performance) { .order = "performance", .spill = "before_oom" };
+FIXTURE_VARIANT_ADD(runtime, spill_never) { .order = "distance", .spill = "never" };
+FIXTURE_VARIANT_ADD(runtime, spill_always) { .order = "performance", .spill = "always" };
+
+FIXTURE_SETUP(runtime)
+{
+	memset(self->onlined, 0, sizeof(self->onlined));
+	self->marked = 0;
+	if (topo_load(&self->topo, NULL))
+		SKIP(return, "no topology file (not booted by harness/vm): %s", strerror(errno));
+	self->nr_fw = topo_load_fw_mem(self->fw, TOPO_MAX_FW_MEM, NULL);
+	ASSERT_LE(0, self->nr_fw);
+	if (!self->nr_fw)
+		SKIP(return, "topology %s has no memory that arrives at run time",
+		     self->topo.name);
+	/* Before any memory arrives: the onlining must cope with both. */
+	ASSERT_EQ(0, sysfs_write_str(variant->order, POLICY_DIR "/fallback_order"));
+	ASSERT_EQ(0, sysfs_write_str(variant->spill, POLICY_DIR "/spill"));
+}
+
+FIXTURE_TEARDOWN(runtime)
+{
+	int i;
+
+	_metadata->trigger = 0;
+	for (i = 0; i < self->nr_fw; i++) {
+		if (!self->onlined[i][0])
+			continue;
+		EXPECT_EQ(0, system_ram_away(self->fw[i].node, self->onlined[i]))
+			TH_LOG("taking %s (node %d) away again: %s", self->onlined[i],
+			       self->fw[i].node, strerror(errno));
+	}
+	for (i = 0; i < TOPO_MAX_NODES; i++)
+		if (self->marked >> i & 1)
+			sysfs_write_str("auto", NODE_DIR "/node%d/memattr/special", i);
+	sysfs_write_str("distance", POLICY_DIR "/fallback_order");
+	sysfs_write_str("before_oom", POLICY_DIR "/spill");
+}
+
+/* The first fw line of @kind, or -1. */
+static int find_fw(FIXTURE_DATA(runtime) *self, enum topo_fw_kind kind)
+{
+	int i;
+
+	for (i = 0; i < self->nr_fw; i++)
+		if (self->fw[i].kind == kind)
+			return i;
+	return -1;
+}
+
+/* Whether the topology's boot parameter makes fw line @i's node special. */
+static bool special_from_boot(FIXTURE_DATA(runtime) *self, int i)
+{
+	return self->topo.node[self->fw[i].node].memattr[TOPO_MA_SPECIAL] == 1;
+}
+
+/* Bring fw line @i's memory into the page allocator, movable. */
+static void online_fw(struct __test_metadata *_metadata, FIXTURE_DATA(runtime) *self, int i)
+{
+	const struct topo_fw_mem *fw = &self->fw[i];
+	const char *why = "";
+	char dev[NAME_LEN];
+
+	/* An NVDIMM needs its device-dax instance once; later tests reuse it. */
+	if (fw->kind == TOPO_FW_NVDIMM && dax_to_kmem(fw->node, dev, sizeof(dev), &why))
+		ASSERT_EQ(0, nvdimm_to_devdax(fw, &why))
+			TH_LOG("node %d nvdimm to devdax: %s: %s", fw->node, why, strerror(errno));
+	ASSERT_EQ(0, dax_to_kmem(fw->node, dev, sizeof(dev), &why))
+		TH_LOG("node %d: %s: %s", fw->node, why, strerror(errno));
+	memcpy(self->onlined[i], dev, NAME_LEN);
+	ASSERT_LT(0, set_node_blocks(fw->node, "online_movable"))
+		TH_LOG("node %d: onlining its memory blocks: %s", fw->node, strerror(errno));
+	ASSERT_LT(0, node_mem_total(fw->node));
+}
+
+/* Whether allocations see @s as special, checked from outside. */
+static void check_special(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(runtime) *self,
+			  const FIXTURE_VARIANT(runtime) *variant, int s, const char *when)
+{
+	unsigned long long special;
+	int nid, pos, i;
+	long on;
+
+	ASSERT_EQ(0, special_now(&special)) TH_LOG("%s: reading node/special", when);
+	EXPECT_TRUE(special >> s & 1)
+		TH_LOG("%s: node/special is %#llx, node %d missing", when, special, s);
+	for (nid = 0; nid < self->topo.nr_nodes; nid++) {
+		if (nid == s || !node_mem_total(nid))
+			continue;
+		pos = fallback_position(nid, s);
+		ASSERT_NE(-2, pos) TH_LOG("node %d fallback", nid);
+		if (!strcmp(variant->spill, "always")) {
+			EXPECT_EQ(fallback_length(nid) - 1, pos)
+				TH_LOG("%s: spill=always: node %d should end node %d's list",
+				       when, s, nid);
+		} else {
+			EXPECT_EQ(-1, pos)
+				TH_LOG("%s: node %d is in node %d's fallback list", when, s, nid);
+		}
+	}
+	/* Every CPU of the booted topologies sits on another node. */
+	for (i = 0; i < ARRAY_SIZE(explicit_modes); i++) {
+		on = explicit_alloc(explicit_modes[i].mode, s);
+		EXPECT_EQ((long)(BYTES / getpagesize()), on)
+			TH_LOG("%s: %s {%d}: %ld of %llu pages there (%s)", when,
+			       explicit_modes[i].name, s, on, BYTES / getpagesize(),
+			       strerror(errno));
+	}
+}
+
+/* @s is an ordinary node again: listed nowhere as special, in every list. */
+static void check_ordinary(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(runtime) *self, int s, const char *when)
+{
+	unsigned long long special;
+	int nid;
+
+	ASSERT_EQ(0, special_now(&special));
+	EXPECT_FALSE(special >> s & 1)
+		TH_LOG("%s: node/special is %#llx, still lists node %d", when, special, s);
+	if (!node_mem_total(s))
+		return;
+	for (nid = 0; nid < self->topo.nr_nodes; nid++) {
+		if (nid == s || !node_mem_total(nid))
+			continue;
+		EXPECT_LE(0, fallback_position(nid, s))
+			TH_LOG("%s: node %d missing from node %d's fallback list", when, s, nid);
+	}
+}
+
+/* Offline the node's memory and online it again: nothing may change. */
+static void cycle_blocks(struct __test_metadata *_metadata, int nid)
+{
+	ASSERT_LT(0, set_node_blocks(nid, "offline"))
+		TH_LOG("offlining node %d: %s", nid, strerror(errno));
+	EXPECT_EQ(0, node_mem_total(nid) >> 20) TH_LOG("node %d still has memory", nid);
+	ASSERT_LT(0, set_node_blocks(nid, "online_movable"))
+		TH_LOG("onlining node %d again: %s", nid, strerror(errno));
+}
+
+/* EFI specific-purpose memory through dax/kmem: special from efi. */
+TEST_F_TIMEOUT(runtime, efi_sp_through_kmem, 120)
+{
+	int i = find_fw(self, TOPO_FW_EFI_SP), s;
+
+	if (i < 0)
+		SKIP(return, "topology %s has no efi_sp memory", self->topo.name);
+	s = self->fw[i].node;
+	online_fw(_metadata, self, i);
+	check_special(_metadata, self, variant, s, "after kmem onlined it");
+	cycle_blocks(_metadata, s);
+	check_special(_metadata, self, variant, s, "offlined and onlined again");
+
+	/* kmem drops its mark when the memory goes away */
+	ASSERT_EQ(0, system_ram_away(s, self->onlined[i]));
+	self->onlined[i][0] = '\0';
+	check_ordinary(_metadata, self, s, "after kmem let the memory go");
+}
+
+/*
+ * An administrator marks a node while it has no memory: kmem added the
+ * NVDIMM's blocks but they are offline (the node device exists only once
+ * memory was added), then the blocks go online.
+ */
+TEST_F_TIMEOUT(runtime, admin_before_online, 120)
+{
+	int i = find_fw(self, TOPO_FW_NVDIMM), s;
+
+	if (i < 0)
+		SKIP(return, "topology %s has no nvdimm", self->topo.name);
+	if (special_from_boot(self, i))
+		SKIP(return, "topology %s makes the nvdimm's node special at boot",
+		     self->topo.name);
+	s = self->fw[i].node;
+	online_fw(_metadata, self, i);
+	ASSERT_LT(0, set_node_blocks(s, "offline"));
+	ASSERT_EQ(0, node_mem_total(s) >> 20) TH_LOG("node %d still has memory", s);
+	self->marked |= 1ULL << s;
+	ASSERT_EQ(0, sysfs_write_str("1", NODE_DIR "/node%d/memattr/special", s));
+	ASSERT_LT(0, set_node_blocks(s, "online_movable"));
+	check_special(_metadata, self, variant, s, "marked while empty, then onlined");
+	cycle_blocks(_metadata, s);
+	check_special(_metadata, self, variant, s, "offlined and onlined again");
+	ASSERT_EQ(0, sysfs_write_str("auto", NODE_DIR "/node%d/memattr/special", s));
+	check_ordinary(_metadata, self, s, "after special=auto");
+}
+
+/* An administrator marks a node whose memory is already in use. */
+TEST_F_TIMEOUT(runtime, admin_after_online, 120)
+{
+	int i = find_fw(self, TOPO_FW_NVDIMM), s;
+
+	if (i < 0)
+		SKIP(return, "topology %s has no nvdimm", self->topo.name);
+	if (special_from_boot(self, i))
+		SKIP(return, "topology %s makes the nvdimm's node special at boot",
+		     self->topo.name);
+	s = self->fw[i].node;
+	online_fw(_metadata, self, i);
+	check_ordinary(_metadata, self, s, "onlined, not marked");
+	self->marked |= 1ULL << s;
+	ASSERT_EQ(0, sysfs_write_str("1", NODE_DIR "/node%d/memattr/special", s));
+	check_special(_metadata, self, variant, s, "onlined, then marked");
+	cycle_blocks(_metadata, s);
+	check_special(_metadata, self, variant, s, "offlined and onlined again");
+	ASSERT_EQ(0, sysfs_write_str("auto", NODE_DIR "/node%d/memattr/special", s));
+	check_ordinary(_metadata, self, s, "after special=auto");
+}
+
+/* memattr=<node>:special for a node that has no memory at boot. */
+TEST_F_TIMEOUT(runtime, cmdline_before_memory, 120)
+{
+	int i, s = -1;
+
+	for (i = 0; i < self->nr_fw && s < 0; i++)
+		if (special_from_boot(self, i))
+			s = self->fw[i].node;
+	if (s < 0)
+		SKIP(return, "topology %s names no run-time node special on the command line",
+		     self->topo.name);
+	EXPECT_EQ(0, node_mem_total(s)) TH_LOG("node %d has memory at boot", s);
+	online_fw(_metadata, self, i - 1);
+	check_special(_metadata, self, variant, s, "named at boot, onlined now");
+	cycle_blocks(_metadata, s);
+	check_special(_metadata, self, variant, s, "offlined and onlined again");
+}
+
+TEST_HARNESS_MAIN
