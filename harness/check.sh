@@ -76,6 +76,7 @@ run_selftests() {
 # DEBUG_VM watching. Boots take several times longer than without.
 run_debug() {
 	[ $# -gt 0 ] || return 0
+	mkdir -p "$MA_LOGS/debug"
 	step "building the debug kernel"
 	if ! "$MA_TOP/harness/kernel.sh" --debug; then
 		echo "FAIL debug/build" | record
