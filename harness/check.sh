@@ -92,7 +92,9 @@ finish() {
 	pass=$(grep -c '^PASS' "$results")
 	fail=$(grep -c '^FAIL' "$results")
 	skip=$(grep -c '^SKIP' "$results")
-	echo "memattr: check took $(($(date +%s) - t0)) s; every result in $results" >&2
+	# Measurements are reported, never counted as passes.
+	echo "memattr: check took $(($(date +%s) - t0)) s; $(grep -c '^MEASURE' "$results")" \
+		"measurements; every result in $results" >&2
 	echo "$pass passed, $fail failed, $skip skipped"
 	[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
 	exit
@@ -145,6 +147,10 @@ if ! grep -qx 'FAIL build' "$results"; then
 	topologies=("$@")
 	[ ${#topologies[@]} -gt 0 ] || mapfile -t topologies < <(all_topologies)
 	run_selftests "$MA_IMAGE" "" 300 "${topologies[@]}"
+	# A test skipped on every topology, or a topology without a single
+	# result, tests nothing.
+	python3 "$MA_TOP/harness/results.py" coverage "$results" "${topologies[@]}" |
+		sed '/^$/d' | record
 
 	# Topologies that configure nothing must look exactly as under 6.12.
 	plain=()
@@ -154,6 +160,15 @@ if ! grep -qx 'FAIL build' "$results"; then
 	if [ ${#plain[@]} -gt 0 ] && [ -f "$MA_IMAGE-base" ]; then
 		step "comparing with unpatched 6.12 on ${plain[*]}"
 		"$MA_TOP/harness/compare-base.sh" "${plain[@]}" | record
+	fi
+	# With a node special from boot, totals over all memory must stay 6.12's.
+	marked=()
+	for topo in "${topologies[@]}"; do
+		grep -qE '^memattr .*special' "$MA_TOP/harness/topologies/$topo.topo" && marked+=("$topo")
+	done
+	if [ ${#marked[@]} -gt 0 ] && [ -f "$MA_IMAGE-base" ]; then
+		step "comparing totals with unpatched 6.12 on ${marked[*]}"
+		"$MA_TOP/harness/compare-totals.sh" "${marked[@]}" | record
 	fi
 fi
 

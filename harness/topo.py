@@ -81,6 +81,7 @@ class Topology:
         self.hmat = {}          # (initiator, target) -> {type: value}
         self.caches = []        # dicts
         self.memattr = {}       # nid -> {field: value}
+        self.applied = set()    # (nid, field) given only by "cmdline" words
         self.cmdline = []       # raw extra kernel words
         self.nvdimms = {}       # nid -> {'size', 'where'}: NVDIMM, its own node
         self.efi_sp = {}        # nid -> where: the node's RAM is EFI specific-purpose
@@ -174,6 +175,13 @@ class Topology:
             if f in ('persistent', 'special') and v is None:
                 v = '1'
             rec[f] = parse_int(v, where, f)
+
+    def kw_applied(self, args, where):
+        """applied NODE field[=value]...: what the kernel must apply from the
+        "cmdline" words, which are the only memattr= words for these fields."""
+        self.kw_memattr(args, where)
+        nid = parse_int(args[0], where, 'node')
+        self.applied.update((nid, f) for f in self.memattr[nid])
 
     def kw_cmdline(self, args, where):
         self.cmdline.extend(args)
@@ -332,8 +340,15 @@ class Topology:
         if self.nvdimms:
             nvtotal = sum(nv['size'] for nv in self.nvdimms.values())
             mem += f',slots={len(self.nvdimms)},maxmem={(total + nvtotal) >> 20}M'
-        args = ['-machine', machine,
-                '-m', mem, '-smp', f'{ncpu},sockets=1,cores={ncpu},threads=1']
+        # One socket per CPU node when they are alike: CPUs of different
+        # nodes sharing a socket (and its LLC) make 6.12 warn at boot.
+        cpu_nodes = [sorted(self.nodes[n]['cpus']) for n in ids if self.nodes[n]['cpus']]
+        sockets = len(cpu_nodes)
+        if sockets < 2 or any(len(c) != len(cpu_nodes[0]) for c in cpu_nodes) or \
+                sum(cpu_nodes, []) != list(range(ncpu)):
+            sockets = 1
+        args = ['-machine', machine, '-m', mem,
+                '-smp', f'{ncpu},sockets={sockets},cores={ncpu // sockets},threads=1']
         for n in ids:
             if self.nodes[n]['mem']:
                 args += ['-object',
@@ -377,7 +392,9 @@ class Topology:
             # of handing it to kmem at boot, so its node stays offline until then.
             words.append('dax_hmem.region_idle=1')
         for n, rec in sorted(self.memattr.items()):
-            words.append(f'memattr={n}:' + ','.join(f'{f}={v}' for f, v in rec.items()))
+            items = [f'{f}={v}' for f, v in rec.items() if (n, f) not in self.applied]
+            if items:
+                words.append(f'memattr={n}:' + ','.join(items))
         return words + self.cmdline
 
     def expect(self):

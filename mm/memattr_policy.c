@@ -627,6 +627,7 @@ int memattr_set_fallback(int nid, const int *nodes, int nr)
 	if (nid < 0 || nid >= MAX_NUMNODES || !node_possible(nid) ||
 	    nr < 0 || nr > MAX_NUMNODES)
 		return -EINVAL;
+	node_set(nid, seen);	/* a node does not fall back to itself */
 	for (i = 0; i < nr; i++) {
 		if (nodes[i] < 0 || nodes[i] >= MAX_NUMNODES ||
 		    !node_state(nodes[i], N_MEMORY) || node_isset(nodes[i], seen))
@@ -652,11 +653,15 @@ int memattr_set_fallback(int nid, const int *nodes, int nr)
 
 /* ---- sysfs ---- */
 
-/* Parse "4 0" (optionally starting with @nid itself) into @nodes. */
+/*
+ * Parse "4 0" (optionally starting with @nid itself) into @nodes; a list
+ * naming no node at all is -EINVAL.
+ */
 static int parse_fallback(int nid, const char *buf, int *nodes, int max)
 {
 	char *copy, *cur, *tok;
 	int nr = 0, node, ret = 0;
+	bool first = true;
 
 	copy = kstrdup(buf, GFP_KERNEL);
 	if (!copy)
@@ -669,11 +674,17 @@ static int parse_fallback(int nid, const char *buf, int *nodes, int max)
 			ret = -EINVAL;
 			break;
 		}
-		if (!nr && node == nid && nid >= 0)
-			continue;	/* the node itself is always first */
+		/* The node itself is always first; it may say so, once. */
+		if (first && node == nid) {
+			first = false;
+			continue;
+		}
+		first = false;
 		nodes[nr++] = node;
 	}
 	kfree(copy);
+	if (!ret && first)
+		ret = -EINVAL;
 	return ret ?: nr;
 }
 
@@ -707,6 +718,8 @@ static ssize_t fallback_store(struct device *dev, struct device_attribute *attr,
 	/* See store_choice() for why the file mode is not enough. */
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
+	if (strnlen(buf, count) != count)
+		return -EINVAL;		/* a NUL byte: junk after it would be lost */
 	nodes = kcalloc(MAX_NUMNODES, sizeof(*nodes), GFP_KERNEL);
 	if (!nodes)
 		return -ENOMEM;
@@ -774,6 +787,8 @@ static ssize_t store_choice(const char *buf, size_t count, const char * const *n
 	 */
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
+	if (strnlen(buf, count) != count)
+		return -EINVAL;		/* a NUL byte: junk after it would be lost */
 	choice = __sysfs_match_string(names, nr, buf);
 	if (choice < 0 || choice >= nr)
 		return -EINVAL;

@@ -37,8 +37,15 @@ static ssize_t memattr_node_store(struct device *dev,
 	enum memattr_field field = to_memattr_node_attr(attr)->field;
 	int ret;
 
+	/*
+	 * The file mode keeps other users out; a root task that dropped
+	 * CAP_SYS_ADMIN must not change what the kernel believes either.
+	 */
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
+	/* A NUL byte would hide what follows it from the parser. */
+	if (strnlen(buf, count) != count)
+		return -EINVAL;
 
 	/*
 	 * memattr_admin_write() waits for memory tiers to follow, which takes

@@ -88,8 +88,7 @@ TEST(memory_size)
 		ASSERT_NE(NULL, p);
 		total_kb = strtoull(p + strlen("MemTotal:"), NULL, 10);
 		EXPECT_GE(topo.node[nid].mem_bytes / 1024, total_kb) TH_LOG("node %d", nid);
-		EXPECT_LE(topo.node[nid].mem_bytes / 1024 * 3 / 4, total_kb)
-			TH_LOG("node %d", nid);
+		EXPECT_LE(topo_min_mem_kb(&topo, nid), total_kb) TH_LOG("node %d", nid);
 	}
 }
 

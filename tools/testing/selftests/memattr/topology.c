@@ -146,9 +146,26 @@ static void parse_line(struct topo *t, char *line)
 		parse_cache(t, &save);
 	} else if (!strcmp(kw, "memattr")) {
 		parse_memattr(t, &save);
+	} else if (!strcmp(kw, "kernel")) {
+		rest = strtok_r(NULL, " ", &save);
+		t->memattr_kernel = rest && !strcmp(rest, "memattr");
+		rest = strtok_r(NULL, " ", &save);
+		t->debug_kernel = rest && !strcmp(rest, "debug");
 	} else if (!strcmp(kw, "cmdline")) {
 		snprintf(t->cmdline, sizeof(t->cmdline), "%s", save ? save : "");
 	}
+}
+
+unsigned long long topo_min_mem_kb(const struct topo *t, int nid)
+{
+	unsigned long long total = 0, min = t->node[nid].mem_bytes / 1024 * 3 / 4;
+	int n;
+
+	if (!t->debug_kernel)
+		return min;
+	for (n = 0; n < t->nr_nodes; n++)
+		total += t->node[n].mem_bytes / 1024;
+	return min > total / 8 ? min - total / 8 : 0;
 }
 
 int topo_load(struct topo *t, const char *path)

@@ -60,9 +60,32 @@ struct topo {
 	char name[32];			/* topology name */
 	int nr_nodes;			/* nodes 0 .. nr_nodes - 1 */
 	bool hmat;			/* the machine has an HMAT */
+	bool memattr_kernel;		/* the harness booted a memattr kernel */
+	bool debug_kernel;		/* ... its debug build (KASAN and more) */
 	struct topo_node node[TOPO_MAX_NODES];
 	char cmdline[1024];		/* extra kernel command-line words */
 };
+
+/*
+ * A memattr interface is missing (@ok false): a failure on a kernel the
+ * harness booted as memattr's, a reason to skip on the base kernel or
+ * outside the harness. For kselftest_harness tests and fixture setups.
+ */
+#define TOPO_NEED(_topo, _ok, _what)					\
+	do {								\
+		if (_ok)						\
+			break;						\
+		ASSERT_FALSE((_topo)->memattr_kernel)			\
+			TH_LOG("memattr kernel without %s", _what);	\
+		SKIP(return, "kernel without %s", _what);		\
+	} while (0)
+
+/*
+ * The least MemTotal (KiB) node @nid may show: 3/4 of its memory (the rest
+ * is the kernel's own), less KASAN's shadow (an eighth of all memory, taken
+ * from the first node) on the debug kernel.
+ */
+unsigned long long topo_min_mem_kb(const struct topo *t, int nid);
 
 /* Parse @path (NULL: $MEMATTR_TOPOLOGY or TOPO_PATH); 0 or -1 with errno. */
 int topo_load(struct topo *t, const char *path);
