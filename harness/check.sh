@@ -72,6 +72,19 @@ run_selftests() {
 	done
 }
 
+# The fuzzer at full volume, once: 10,000 writes to every writable file of
+# "default" (the per-topology runs do a tenth).
+run_fuzz_volume() {
+	local out=$MA_LOGS/fuzz-volume.out log=$MA_LOGS/fuzz-volume.log
+	step "fuzzing every writable file of default, 10,000 writes each"
+	"$MA_TOP/harness/vm" --topology default --timeout 600 --log "$log" -- sh -c \
+		'echo "MEMATTR-TEST-BEGIN: fuzz"
+		MEMATTR_FUZZ_WRITES=10000 /memattr/selftests/fuzz -t every_file
+		echo "MEMATTR-TEST-END: fuzz $?"' >"$out" 2>"$out.err"
+	python3 "$MA_TOP/harness/results.py" tap default-volume "$out" fuzz | sed '/^$/d' | record
+	"$MA_TOP/harness/console-scan.sh" default-volume/console "$log" | record
+}
+
 # The debug kernel: KUnit and the selftests, with lockdep, KASAN and
 # DEBUG_VM watching. Boots take several times longer than without.
 run_debug() {
@@ -147,6 +160,7 @@ if ! grep -qx 'FAIL build' "$results"; then
 	topologies=("$@")
 	[ ${#topologies[@]} -gt 0 ] || mapfile -t topologies < <(all_topologies)
 	run_selftests "$MA_IMAGE" "" 300 "${topologies[@]}"
+	run_fuzz_volume
 	# A test skipped on every topology, or a topology without a single
 	# result, tests nothing.
 	python3 "$MA_TOP/harness/results.py" coverage "$results" "${topologies[@]}" |
