@@ -274,6 +274,22 @@ static void cycle_blocks(struct __test_metadata *_metadata, int nid)
 		TH_LOG("onlining node %d again: %s", nid, strerror(errno));
 }
 
+/*
+ * An administrator's mark on @s holds now and across offline and online,
+ * and "auto" makes the node ordinary again.
+ */
+static void check_marked_then_cleared(struct __test_metadata *_metadata,
+				      FIXTURE_DATA(runtime) *self,
+				      const FIXTURE_VARIANT(runtime) *variant, int s,
+				      const char *when)
+{
+	check_special(_metadata, self, variant, s, when);
+	cycle_blocks(_metadata, s);
+	check_special(_metadata, self, variant, s, "offlined and onlined again");
+	ASSERT_EQ(0, sysfs_write_str("auto", NODE_DIR "/node%d/memattr/special", s));
+	check_ordinary(_metadata, self, s, "after special=auto");
+}
+
 /* EFI specific-purpose memory through dax/kmem: special from efi. */
 TEST_F_TIMEOUT(runtime, efi_sp_through_kmem, 120)
 {
@@ -314,11 +330,7 @@ TEST_F_TIMEOUT(runtime, admin_before_online, 120)
 	self->marked |= 1ULL << s;
 	ASSERT_EQ(0, sysfs_write_str("1", NODE_DIR "/node%d/memattr/special", s));
 	ASSERT_LT(0, set_node_blocks(s, "online_movable"));
-	check_special(_metadata, self, variant, s, "marked while empty, then onlined");
-	cycle_blocks(_metadata, s);
-	check_special(_metadata, self, variant, s, "offlined and onlined again");
-	ASSERT_EQ(0, sysfs_write_str("auto", NODE_DIR "/node%d/memattr/special", s));
-	check_ordinary(_metadata, self, s, "after special=auto");
+	check_marked_then_cleared(_metadata, self, variant, s, "marked while empty, then onlined");
 }
 
 /* An administrator marks a node whose memory is already in use. */
@@ -336,11 +348,7 @@ TEST_F_TIMEOUT(runtime, admin_after_online, 120)
 	check_ordinary(_metadata, self, s, "onlined, not marked");
 	self->marked |= 1ULL << s;
 	ASSERT_EQ(0, sysfs_write_str("1", NODE_DIR "/node%d/memattr/special", s));
-	check_special(_metadata, self, variant, s, "onlined, then marked");
-	cycle_blocks(_metadata, s);
-	check_special(_metadata, self, variant, s, "offlined and onlined again");
-	ASSERT_EQ(0, sysfs_write_str("auto", NODE_DIR "/node%d/memattr/special", s));
-	check_ordinary(_metadata, self, s, "after special=auto");
+	check_marked_then_cleared(_metadata, self, variant, s, "onlined, then marked");
 }
 
 /* memattr=<node>:special for a node that has no memory at boot. */
