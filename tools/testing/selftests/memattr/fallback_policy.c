@@ -506,11 +506,27 @@ static int run_hog(const struct hog *h, int watch, const char *field,
 {
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
 	unsigned long long kb;
+	pid_t pid, lamb;
 	int fds[2];
 	double end;
-	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
+	/*
+	 * The runner and every test process sit at oom_score_adj -1000. Once
+	 * the OOM reaper marks the hog done, an allocation that failed just
+	 * before the hog's pages came back can invoke the OOM killer again:
+	 * the lamb, at 999, takes that kill instead of a test process (with
+	 * nothing killable left, the kernel would panic).
+	 */
+	lamb = fork();
+	if (lamb < 0)
+		return -1;
+	if (!lamb) {
+		sysfs_write_str("999", "/proc/self/oom_score_adj");
+		for (;;)
+			pause();
+	}
+	/* After the lamb: it must not hold the pipe's write end open. */
 	if (pipe(fds))
 		return -1;
 	pid = fork();
@@ -535,6 +551,8 @@ static int run_hog(const struct hog *h, int watch, const char *field,
 	}
 	r->reported = read(fds[0], &r->where, sizeof(r->where)) == sizeof(r->where);
 	close(fds[0]);
+	kill(lamb, SIGKILL);
+	waitpid(lamb, NULL, 0);
 	return 0;
 }
 
