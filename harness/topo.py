@@ -85,6 +85,7 @@ class Topology:
         self.cmdline = []       # raw extra kernel words
         self.nvdimms = {}       # nid -> {'size', 'where'}: NVDIMM, its own node
         self.efi_sp = {}        # nid -> where: the node's RAM is EFI specific-purpose
+        self.dimms = {}         # nid -> {'size', 'where'}: a cold-plugged pc-dimm
         self.parse()
         self.validate()
 
@@ -210,6 +211,20 @@ class Topology:
             raise TopologyError(f'{where}: efi_sp {nid} given twice')
         self.efi_sp[nid] = where
 
+    def kw_dimm(self, args, where):
+        """dimm NODE size=SIZE: a pc-dimm that ACPI memory hotplug adds, offline."""
+        if len(args) < 2:
+            raise TopologyError(f'{where}: dimm NODE size=SIZE')
+        nid = parse_int(args[0], where, 'node')
+        if nid in self.dimms:
+            raise TopologyError(f'{where}: node {nid} has a dimm already (one per node)')
+        kv = keyvals(args[1:], where, ('size',))
+        size = parse_size(kv.get('size') or '', where)
+        if size < MEMORY_BLOCK or size % MEMORY_BLOCK:
+            raise TopologyError(f'{where}: dimm size must be a multiple of 128M '
+                                '(memory blocks come online whole)')
+        self.dimms[nid] = {'size': size, 'where': where}
+
     def validate(self):
         p = self.path
         if not self.name:
@@ -263,9 +278,10 @@ class Topology:
         p = self.path
         for n in self.nodes:
             node = self.nodes[n]
-            if node['mem'] == 0 and n not in self.nvdimms:
+            if node['mem'] == 0 and n not in self.nvdimms and n not in self.dimms:
                 raise TopologyError(f'{node["where"]}: node {n} has mem=0: only a node '
-                                    'holding an nvdimm may have no RAM')
+                                    'holding an nvdimm or a dimm may have no RAM')
+        self.validate_dimms()
         for n, nv in self.nvdimms.items():
             node = self.nodes.get(n)
             if node is None:
@@ -288,9 +304,9 @@ class Topology:
             raise TopologyError(f'{p}: with efi_sp, the boot nodes\' RAM must stay below '
                                 '3.5G (it all goes below 4G, the efi_sp RAM above)')
         for n, rec in self.memattr.items():
-            if (n in self.nvdimms or n in self.efi_sp) and set(rec) != {'special'}:
+            if n not in self.boot_nodes() and set(rec) != {'special'}:
                 raise TopologyError(f'{p}: memattr on node {n}, which is offline at boot '
-                                    '(nvdimm/efi_sp), may only say "special": the tests '
+                                    '(nvdimm/efi_sp/dimm), may only say "special": the tests '
                                     'check other fields at boot only')
         ram = [n for n in self.nodes if self.nodes[n]['mem']]
         if self.nvdimms and ram and min(self.nvdimms) < max(ram):
@@ -299,13 +315,36 @@ class Topology:
                                 'before NVDIMMs')
         boot = self.boot_nodes()
         if boot != list(range(len(boot))):
-            raise TopologyError(f'{p}: nodes with an nvdimm or efi_sp come online only at run '
+            raise TopologyError(f'{p}: nodes with an nvdimm, efi_sp or dimm come online only at run '
                                 'time and need the highest ids; boot nodes must be 0..K-1, '
                                 f'got {boot}')
 
+    def validate_dimms(self):
+        """QEMU's SRAT gives the whole hotplug range to the last node.
+
+        Linux numbers nodes in the order SRAT names them, and a node that SRAT
+        never names gets the next free id only when its memory arrives: so the
+        dimm's node must be the last one, the one SRAT names with the range.
+        """
+        for n, d in self.dimms.items():
+            node = self.nodes.get(n)
+            if node is None:
+                raise TopologyError(f'{d["where"]}: dimm on unknown node {n}')
+            if node['mem'] or node['cpus']:
+                raise TopologyError(f'{d["where"]}: the dimm node {n} needs mem=0 and no cpus '
+                                    '(a node of its own, without memory until it is onlined)')
+            if n != max(self.nodes):
+                raise TopologyError(f'{d["where"]}: the dimm node must be the last node: '
+                                    'QEMU\'s SRAT gives the hotplug range to node '
+                                    f'{max(self.nodes)}')
+            if self.nvdimms:
+                raise TopologyError(f'{d["where"]}: dimm and nvdimm in one topology: they '
+                                    'share the device-memory slots; use one of them')
+
     def boot_nodes(self):
-        """Nodes online at boot: all but those of nvdimm and efi_sp lines."""
-        return [n for n in sorted(self.nodes) if n not in self.nvdimms and n not in self.efi_sp]
+        """Nodes online at boot: all but those of nvdimm, efi_sp and dimm lines."""
+        late = set(self.nvdimms) | set(self.efi_sp) | set(self.dimms)
+        return [n for n in sorted(self.nodes) if n not in late]
 
     def low_ram(self):
         """RAM of the boot nodes: with efi_sp, QEMU's max-ram-below-4g."""
@@ -337,9 +376,10 @@ class Topology:
         if self.efi_sp:
             machine += f',max-ram-below-4g={self.low_ram() >> 20}M'
         mem = f'{total >> 20}M'
-        if self.nvdimms:
-            nvtotal = sum(nv['size'] for nv in self.nvdimms.values())
-            mem += f',slots={len(self.nvdimms)},maxmem={(total + nvtotal) >> 20}M'
+        plugged = list(self.nvdimms.values()) + list(self.dimms.values())
+        if plugged:
+            extra = sum(d['size'] for d in plugged)
+            mem += f',slots={len(plugged)},maxmem={(total + extra) >> 20}M'
         # One socket per CPU node when they are alike: CPUs of different
         # nodes sharing a socket (and its LLC) make 6.12 warn at boot.
         cpu_nodes = [sorted(self.nodes[n]['cpus']) for n in ids if self.nodes[n]['cpus']]
@@ -378,6 +418,11 @@ class Topology:
             # RAM-backed: every boot starts from a blank (label-less) NVDIMM.
             args += ['-object', f'memory-backend-ram,id=nv{n},size={nv["size"] >> 20}M',
                      '-device', f'nvdimm,id=nvdimm{n},memdev=nv{n},node={n}']
+        for n, d in sorted(self.dimms.items()):
+            # Cold-plugged: the guest's ACPI memory-hotplug driver adds it
+            # while booting (offline), the tests online it.
+            args += ['-object', f'memory-backend-ram,id=dimm{n},size={d["size"] >> 20}M',
+                     '-device', f'pc-dimm,id=pcdimm{n},memdev=dimm{n},node={n}']
         return args
 
     def cmdline_words(self):
@@ -391,6 +436,10 @@ class Topology:
             # dax_hmem leaves the range to an administrator (the test) instead
             # of handing it to kmem at boot, so its node stays offline until then.
             words.append('dax_hmem.region_idle=1')
+        if self.dimms:
+            # Hot-added memory stays offline until a test onlines it (6.12's
+            # default too, said here so that a config change cannot alter it).
+            words.append('memhp_default_state=offline')
         for n, rec in sorted(self.memattr.items()):
             items = [f'{f}={v}' for f, v in rec.items() if (n, f) not in self.applied]
             if items:
@@ -430,6 +479,8 @@ class Topology:
         for n in sorted(self.efi_sp):
             start, size = self.ram_range(n)
             out.append(f'efi_sp {n} start {start} size {size}')
+        for n, d in sorted(self.dimms.items()):
+            out.append(f'dimm {n} size {d["size"]}')
         out.append('cmdline ' + ' '.join(self.cmdline_words()))
         return out
 
