@@ -2,6 +2,7 @@
 /*
  * Special memory that arrives at run time, as on real hardware: EFI
  * specific-purpose memory handed to dax/kmem, an NVDIMM made system RAM, a
+ * DIMM that ACPI memory hotplug added, a
  * node the boot parameter named before it had memory, a node an
  * administrator marks before or after its memory arrives. Whichever way,
  * /sys/devices/system/node/special must list it, the other nodes' fallback
@@ -120,9 +121,9 @@ static long explicit_alloc(int mode, int nid)
 
 FIXTURE(runtime) {
 	struct topo topo;			/* the booted topology */
-	struct topo_fw_mem fw[TOPO_MAX_FW_MEM];	/* its nvdimm and efi_sp lines */
+	struct topo_fw_mem fw[TOPO_MAX_FW_MEM];	/* its nvdimm, efi_sp, dimm lines */
 	int nr_fw;				/* how many */
-	char onlined[TOPO_MAX_FW_MEM][NAME_LEN];	/* dax devices to take away */
+	char onlined[TOPO_MAX_FW_MEM][NAME_LEN];	/* dax devices, "dimm": to take away */
 	unsigned long long marked;		/* nodes this test wrote special to */
 };
 
@@ -161,6 +162,11 @@ FIXTURE_TEARDOWN(runtime)
 	for (i = 0; i < self->nr_fw; i++) {
 		if (!self->onlined[i][0])
 			continue;
+		if (self->fw[i].kind == TOPO_FW_DIMM) {
+			/* ACPI added it; only an eject from the host removes it */
+			EXPECT_LE(0, set_node_blocks(self->fw[i].node, "offline"));
+			continue;
+		}
 		EXPECT_EQ(0, system_ram_away(self->fw[i].node, self->onlined[i]))
 			TH_LOG("taking %s (node %d) away again: %s", self->onlined[i],
 			       self->fw[i].node, strerror(errno));
@@ -189,6 +195,20 @@ static bool special_from_boot(FIXTURE_DATA(runtime) *self, int i)
 	return self->topo.node[self->fw[i].node].memattr[TOPO_MA_SPECIAL] == 1;
 }
 
+/*
+ * The first fw line whose node only an administrator would make special:
+ * an NVDIMM or a hot-added DIMM the boot parameter leaves alone; or -1.
+ */
+static int find_unmarked(FIXTURE_DATA(runtime) *self)
+{
+	int i;
+
+	for (i = 0; i < self->nr_fw; i++)
+		if (self->fw[i].kind != TOPO_FW_EFI_SP && !special_from_boot(self, i))
+			return i;
+	return -1;
+}
+
 /* Bring fw line @i's memory into the page allocator, movable. */
 static void online_fw(struct __test_metadata *_metadata, FIXTURE_DATA(runtime) *self, int i)
 {
@@ -196,6 +216,15 @@ static void online_fw(struct __test_metadata *_metadata, FIXTURE_DATA(runtime) *
 	const char *why = "";
 	char dev[NAME_LEN];
 
+	if (fw->kind == TOPO_FW_DIMM) {
+		/* ACPI memory hotplug added its blocks at boot, offline */
+		snprintf(self->onlined[i], NAME_LEN, "dimm");
+		ASSERT_LT(0, set_node_blocks(fw->node, "online_movable"))
+			TH_LOG("node %d: onlining the dimm's blocks: %s", fw->node,
+			       strerror(errno));
+		ASSERT_LT(0, node_mem_total(fw->node));
+		return;
+	}
 	/* An NVDIMM needs its device-dax instance once; later tests reuse it. */
 	if (fw->kind == TOPO_FW_NVDIMM && dax_to_kmem(fw->node, dev, sizeof(dev), &why))
 		ASSERT_EQ(0, nvdimm_to_devdax(fw, &why))
@@ -310,18 +339,16 @@ TEST_F_TIMEOUT(runtime, efi_sp_through_kmem, 120)
 }
 
 /*
- * An administrator marks a node while it has no memory: kmem added the
- * NVDIMM's blocks but they are offline (the node device exists only once
- * memory was added), then the blocks go online.
+ * An administrator marks a node while it has no memory: kmem or ACPI added
+ * the blocks but they are offline (the node device exists only once memory
+ * was added), then the blocks go online.
  */
 TEST_F_TIMEOUT(runtime, admin_before_online, 120)
 {
-	int i = find_fw(self, TOPO_FW_NVDIMM), s;
+	int i = find_unmarked(self), s;
 
 	if (i < 0)
-		SKIP(return, "topology %s has no nvdimm", self->topo.name);
-	if (special_from_boot(self, i))
-		SKIP(return, "topology %s makes the nvdimm's node special at boot",
+		SKIP(return, "topology %s has no nvdimm or dimm left unmarked at boot",
 		     self->topo.name);
 	s = self->fw[i].node;
 	online_fw(_metadata, self, i);
@@ -336,12 +363,10 @@ TEST_F_TIMEOUT(runtime, admin_before_online, 120)
 /* An administrator marks a node whose memory is already in use. */
 TEST_F_TIMEOUT(runtime, admin_after_online, 120)
 {
-	int i = find_fw(self, TOPO_FW_NVDIMM), s;
+	int i = find_unmarked(self), s;
 
 	if (i < 0)
-		SKIP(return, "topology %s has no nvdimm", self->topo.name);
-	if (special_from_boot(self, i))
-		SKIP(return, "topology %s makes the nvdimm's node special at boot",
+		SKIP(return, "topology %s has no nvdimm or dimm left unmarked at boot",
 		     self->topo.name);
 	s = self->fw[i].node;
 	online_fw(_metadata, self, i);

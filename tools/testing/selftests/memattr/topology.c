@@ -369,6 +369,8 @@ int topo_load_fw_mem(struct topo_fw_mem *fw, int max, const char *path)
 			fw[nr++] = (struct topo_fw_mem){ TOPO_FW_NVDIMM, nid, 0, a };
 		else if (!strcmp(kw, "efi_sp") && n == 4)
 			fw[nr++] = (struct topo_fw_mem){ TOPO_FW_EFI_SP, nid, a, b };
+		else if (!strcmp(kw, "dimm"))
+			fw[nr++] = (struct topo_fw_mem){ TOPO_FW_DIMM, nid, 0, a };
 	}
 	fclose(f);
 	return nr;

@@ -115,6 +115,7 @@ long long topo_cpulist_mask(const char *list);
 enum topo_fw_kind {
 	TOPO_FW_NVDIMM,			/* "nvdimm": SRAT flags it non-volatile */
 	TOPO_FW_EFI_SP,			/* "efi_sp": EFI specific-purpose RAM */
+	TOPO_FW_DIMM,			/* "dimm": RAM that ACPI hotplug added */
 };
 
 #define TOPO_MAX_FW_MEM	8
@@ -122,12 +123,12 @@ enum topo_fw_kind {
 struct topo_fw_mem {
 	enum topo_fw_kind kind;		/* what firmware says it is */
 	int node;			/* the node it belongs to */
-	unsigned long long start;	/* guest-physical start, 0 for an NVDIMM */
+	unsigned long long start;	/* guest-physical start, 0 if not fixed */
 	unsigned long long size;	/* bytes */
 };
 
 /*
- * Read the "nvdimm" and "efi_sp" lines of @path (NULL as for topo_load())
+ * Read the "nvdimm", "efi_sp" and "dimm" lines of @path (NULL as for topo_load())
  * into @fw; the number found (at most @max), or -1 with errno.
  */
 int topo_load_fw_mem(struct topo_fw_mem *fw, int max, const char *path);
