@@ -6,7 +6,9 @@
  * kernel's parser): a write the model rejects must fail with EINVAL and
  * leave the file as it was, one it accepts must read back as documented.
  * Then writers on every CPU race each other while a task allocates with a
- * bound policy, and the state must be consistent afterwards.
+ * bound policy, and the state must be consistent afterwards. Last, a root
+ * task without CAP_SYS_ADMIN, and a task of another user, must change
+ * nothing.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,7 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -749,6 +754,113 @@ TEST_F_TIMEOUT(fuzz, concurrent_writers, 120)
 	check_consistent(_metadata, memory);
 	ASSERT_EQ(0, sysfs_write_str("auto", NODE_DIR "/node%d/memattr/special", s));
 	check_consistent(_metadata, memory);
+}
+
+/* A value the ABI accepts for @t (what root would write), in @buf. */
+static void valid_value(const struct target *t, char *buf, size_t len)
+{
+	switch (t->kind) {
+	case K_CHOICE:
+		snprintf(buf, len, "%s", t->choices[0]);
+		break;
+	case K_FALLBACK:
+		snprintf(buf, len, "%d", t->nid);	/* its own node first */
+		break;
+	default:
+		snprintf(buf, len, "auto");
+		break;
+	}
+}
+
+/* Drop CAP_SYS_ADMIN from every set of this task; 0 or -1. */
+static int drop_cap_sys_admin(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	unsigned int bit = 1U << CAP_SYS_ADMIN;	/* in the first word */
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	data[0].effective &= ~bit;
+	data[0].permitted &= ~bit;
+	data[0].inheritable &= ~bit;
+	return syscall(SYS_capset, &hdr, data);
+}
+
+/*
+ * In a child: open every file for writing (as @uid if not root) and write
+ * a valid value; count the attempts not refused with @want. The exit
+ * status is that count (capped), 100 + a step that failed otherwise.
+ */
+static int unprivileged_child(const struct target *t, int nr, uid_t uid, int want)
+{
+	char val[32];
+	int i, fd, wrong = 0;
+
+	if (drop_cap_sys_admin())
+		return 101;
+	/* The drop is real: sethostname(2) needs CAP_SYS_ADMIN too. */
+	if (!sethostname("memattr", 7) || errno != EPERM)
+		return 102;
+	if (uid && setuid(uid))
+		return 103;
+	for (i = 0; i < nr; i++) {
+		valid_value(&t[i], val, sizeof(val));
+		fd = open(t[i].path, O_WRONLY);
+		if (fd >= 0 && write(fd, val, strlen(val)) >= 0)
+			errno = 0;
+		if (errno != want) {
+			printf("# %s: writing \"%s\" got \"%s\", not \"%s\"\n", t[i].path, val,
+			       strerror(errno), strerror(want));
+			wrong++;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	return wrong > 99 ? 99 : wrong;
+}
+
+/* Run unprivileged_child(); the files must read as before it. */
+static void check_refused(struct __test_metadata *_metadata, FIXTURE_DATA(fuzz) *self,
+			  uid_t uid, int want)
+{
+	static char before[TOPO_MAX_NODES * 8 + 2][256];
+	char after[256];
+	int i, status;
+	pid_t pid;
+
+	for (i = 0; i < self->nr; i++)
+		ASSERT_EQ(0, read_file(self->t[i].path, before[i], sizeof(before[i])));
+	fflush(stdout);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(unprivileged_child(self->t, self->nr, uid, want));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("uid %d without CAP_SYS_ADMIN: %d writes not refused with %s (100+: setup step)",
+		       uid, WEXITSTATUS(status), strerror(want));
+	for (i = 0; i < self->nr; i++) {
+		ASSERT_EQ(0, read_file(self->t[i].path, after, sizeof(after)));
+		EXPECT_STREQ(before[i], after) TH_LOG("%s changed", self->t[i].path);
+	}
+}
+
+/*
+ * The file mode keeps other users out (EACCES at open); a root task that
+ * dropped CAP_SYS_ADMIN gets past the mode and must get EPERM from every
+ * store, with nothing changed. Debugfs, which shows the records' sources,
+ * is root's alone.
+ */
+TEST_F_TIMEOUT(fuzz, without_cap_sys_admin, 60)
+{
+	struct stat st;
+
+	check_refused(_metadata, self, 0, EPERM);
+	check_refused(_metadata, self, 65534, EACCES);
+	ASSERT_EQ(0, stat("/sys/kernel/debug", &st));
+	EXPECT_EQ(0, st.st_mode & 0077) TH_LOG("debugfs mode %o", st.st_mode & 07777);
 }
 
 TEST_HARNESS_MAIN
