@@ -478,13 +478,18 @@ void memattr_spilled(struct page *page, unsigned int order, gfp_t gfp,
 
 /* ---- applying a change ---- */
 
-/* Every node whose record says special: the one place this is computed. */
+/*
+ * Every possible node whose record says special: the one place this is
+ * computed. memattr= may name any id below MAX_NUMNODES, before the
+ * firmware said which nodes the machine can have; an id that is not
+ * possible can never get memory, and listing it would only mislead.
+ */
 static void memattr_recorded_special(nodemask_t *special)
 {
 	int nid;
 
 	nodes_clear(*special);
-	for (nid = 0; nid < MAX_NUMNODES; nid++)
+	for_each_node(nid)
 		if (memattr_node_special(nid))
 			node_set(nid, *special);
 }
