@@ -161,6 +161,14 @@ if ! grep -qx 'FAIL build' "$results"; then
 	[ ${#topologies[@]} -gt 0 ] || mapfile -t topologies < <(all_topologies)
 	run_selftests "$MA_IMAGE" "" 300 "${topologies[@]}"
 	run_fuzz_volume
+	step "malformed memattr= boot parameters (harness/bootfuzz.sh)"
+	"$MA_TOP/harness/bootfuzz.sh" | record
+	step "scale: 4, 16, 32 and 64 nodes (harness/scale.sh)"
+	"$MA_TOP/harness/scale.sh" | record
+	if [ -f "$MA_IMAGE-base" ]; then
+		step "6.12's mm selftests migration and memory-hotplug, base and memattr"
+		"$MA_TOP/harness/mm-selftests.sh" | record
+	fi
 	# A test skipped on every topology, or a topology without a single
 	# result, tests nothing (judged only when every topology ran).
 	if [ $# -eq 0 ]; then

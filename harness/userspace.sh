@@ -28,4 +28,11 @@ for src in "$MA_TOP"/harness/bench/*.c; do
 	gcc -Wall -O2 -static -o "$MA_BUILD/guest-bin/$(basename "$src" .c)" "$src" \
 		>>"$log" 2>&1 || die "building $src failed; full log: $log"
 done
+# 6.12's own mm selftests that harness/mm-selftests.sh runs, unchanged.
+mm=$MA_SRC/tools/testing/selftests/mm
+gcc -Wall -O2 -static -I"$mm/.." -o "$MA_BUILD/guest-bin/mm-migration" \
+	"$mm/migration.c" "$mm/thp_settings.c" -lnuma -lpthread >>"$log" 2>&1 ||
+	die "building 6.12's mm selftest migration failed; full log: $log"
+cp "$MA_SRC/tools/testing/selftests/memory-hotplug/mem-on-off-test.sh" \
+	"$MA_BUILD/guest-bin/mem-on-off-test.sh"
 grep -E ' warning: ' "$log" | grep -v getaddrinfo | sort -u >&2 || true
