@@ -85,6 +85,20 @@ run_fuzz_volume() {
 	"$MA_TOP/harness/console-scan.sh" default-volume/console "$log" | record
 }
 
+# The avoidance tests' control: on unpatched 6.12, booted on the same
+# topology, the same workloads must put their pages on the special node
+# (selftests/memattr/avoidance reads which kernel it runs on).
+run_avoidance_control() {
+	local topo=$1 out=$MA_LOGS/base-avoidance-$1.out log=$MA_LOGS/base-avoidance-$1.log
+	step "avoidance control on unpatched 6.12 ($topo)"
+	"$MA_TOP/harness/vm" --kernel "$MA_IMAGE-base" --topology "$topo" --timeout 300 \
+		--log "$log" -- sh -c 'echo "MEMATTR-TEST-BEGIN: avoidance"
+		/memattr/selftests/avoidance
+		echo "MEMATTR-TEST-END: avoidance $?"' >"$out" 2>"$out.err"
+	python3 "$MA_TOP/harness/results.py" tap "base-$topo" "$out" avoidance | sed '/^$/d' | record
+	"$MA_TOP/harness/console-scan.sh" "base-$topo/console" "$log" | record
+}
+
 # The debug kernel: KUnit and the selftests, with lockdep, KASAN and
 # DEBUG_VM watching. Boots take several times longer than without.
 run_debug() {
@@ -185,6 +199,7 @@ if ! grep -qx 'FAIL build' "$results"; then
 		step "comparing with unpatched 6.12 on ${plain[*]}"
 		"$MA_TOP/harness/compare-base.sh" "${plain[@]}" | record
 	fi
+	[ -f "$MA_IMAGE-base" ] && run_avoidance_control two-socket
 	# With a node special from boot, totals over all memory must stay 6.12's.
 	marked=()
 	for topo in "${topologies[@]}"; do
