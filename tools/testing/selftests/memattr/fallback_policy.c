@@ -1230,6 +1230,70 @@ TEST_F(policy, fallback_invalid_writes)
 	}
 }
 
+/*
+ * The documented performance rule, as a property of the list rather than
+ * a way to build it: after the node itself come exactly the ordinary nodes
+ * (and, with spill=always, the special ones after them), and each node is
+ * no worse than the next by (latency known, lower read latency, higher
+ * read bandwidth, shorter distance). Ties the rule leaves open may come
+ * in any order. Independent of how the kernel sorts.
+ */
+static int rule_compare(int local, int a, int b)
+{
+	unsigned long long la = topo_perf(a, TOPO_MA_READ_LATENCY, TOPO_READ_LATENCY);
+	unsigned long long lb = topo_perf(b, TOPO_MA_READ_LATENCY, TOPO_READ_LATENCY);
+	unsigned long long ba = topo_perf(a, TOPO_MA_READ_BANDWIDTH, TOPO_READ_BANDWIDTH);
+	unsigned long long bb = topo_perf(b, TOPO_MA_READ_BANDWIDTH, TOPO_READ_BANDWIDTH);
+	int da = topo.node[local].distance[a], db = topo.node[local].distance[b];
+
+	if (!la != !lb)
+		return la ? -1 : 1;		/* unknown latency goes last */
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	if (ba != bb)
+		return ba > bb ? -1 : 1;
+	return da < db ? -1 : da > db;
+}
+
+static void check_documented_rule(struct __test_metadata *_metadata,
+				  unsigned long long special, bool always)
+{
+	int nid, n, nr, list[TOPO_MAX_NODES], i;
+	unsigned long long seen, want;
+	char buf[256], *tok, *save;
+
+	for (nid = 0; nid < topo.nr_nodes; nid++) {
+		ASSERT_LE(0, read_fallback(buf, sizeof(buf), nid));
+		nr = 0;
+		for (tok = strtok_r(buf, " \n", &save); tok && nr < TOPO_MAX_NODES;
+		     tok = strtok_r(NULL, " \n", &save))
+			list[nr++] = atoi(tok);
+		ASSERT_LT(0, nr);
+		EXPECT_EQ(nid, list[0]) TH_LOG("node %d's list starts with %d", nid, list[0]);
+		want = 0;
+		for (n = 0; n < topo.nr_nodes; n++)
+			if (n != nid && (always || !has_node(special, n)))
+				want |= 1ULL << n;
+		seen = 0;
+		for (i = 1; i < nr; i++)
+			seen |= 1ULL << list[i];
+		EXPECT_EQ(want, seen) TH_LOG("node %d: the list holds 0x%llx, the rule 0x%llx",
+					    nid, seen, want);
+		for (i = 2; i < nr; i++) {
+			/* special nodes (spill=always) form their own run at the end */
+			if (has_node(special, list[i]) != has_node(special, list[i - 1])) {
+				EXPECT_TRUE(has_node(special, list[i]))
+					TH_LOG("node %d: ordinary %d after special %d", nid,
+					       list[i], list[i - 1]);
+				continue;
+			}
+			EXPECT_GE(0, rule_compare(nid, list[i - 1], list[i]))
+				TH_LOG("node %d: %d before %d breaks the documented rule",
+				       nid, list[i - 1], list[i]);
+		}
+	}
+}
+
 /* fallback_order=performance sorts by the booted HMAT values; distance restores 6.12. */
 TEST_F(policy, performance_order)
 {
@@ -1244,6 +1308,7 @@ TEST_F(policy, performance_order)
 	}
 	ASSERT_EQ(0, set_choice("fallback_order", "performance"));
 	check_all_orders(_metadata, topo_special(), self->spill, true);
+	check_documented_rule(_metadata, topo_special(), !strcmp(self->spill, "always"));
 	ASSERT_EQ(0, set_choice("fallback_order", "distance"));
 	for (nid = 0; nid < topo.nr_nodes; nid++) {
 		ASSERT_LE(0, read_fallback(got, sizeof(got), nid));
