@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "kmsg.h"
 #include "topology.h"
 
 #ifndef MPOL_PREFERRED_MANY
@@ -883,74 +884,7 @@ TEST_F_TIMEOUT(policy, explicit_policies, 60)
 	}
 }
 
-/* ---- the kernel log ---- */
-
-/*
- * Call @fn for the text of every /dev/kmsg record after sequence number
- * @after; *@last_seq gets the last sequence number seen. 0 or -1.
- */
-static int kmsg_each(unsigned long long after, unsigned long long *last_seq,
-		     void (*fn)(char *msg, void *ctx), void *ctx)
-{
-	unsigned long long seq;
-	char rec[2048], *msg;
-	ssize_t n;
-	int fd;
-
-	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
-		return -1;
-	*last_seq = after;
-	for (;;) {
-		n = read(fd, rec, sizeof(rec) - 1);
-		if (n < 0 && errno == EPIPE)
-			continue;	/* overwritten records: skip ahead */
-		if (n <= 0)
-			break;
-		rec[n] = '\0';
-		msg = strchr(rec, ';');
-		if (!msg || sscanf(rec, "%*u,%llu,", &seq) != 1)
-			continue;
-		*last_seq = seq;
-		if (seq > after) {
-			msg[strcspn(msg, "\n")] = '\0';
-			fn(msg + 1, ctx);
-		}
-	}
-	close(fd);
-	return 0;
-}
-
-/* Demotion targets by node (preferred | fallback), from the last lines seen. */
-struct demotion_lines {
-	int lines;				/* "Demotion targets" lines seen */
-	unsigned long long targets[TOPO_MAX_NODES];	/* per source node */
-};
-
-static void demotion_line(char *msg, void *ctx)
-{
-	const char *key = "Demotion targets for Node ";
-	struct demotion_lines *d = ctx;
-	unsigned long long pref, fall;
-	char *p = strstr(msg, key), *f;
-	int nid;
-
-	if (!p)
-		return;
-	nid = atoi(p + strlen(key));
-	if (nid < 0 || nid >= TOPO_MAX_NODES)
-		return;
-	d->lines++;
-	d->targets[nid] = 0;
-	p = strstr(p, "preferred: ");
-	f = p ? strstr(p, ", fallback: ") : NULL;
-	if (!f)
-		return;		/* "null" */
-	*f = '\0';
-	if (!topo_parse_list(p + strlen("preferred: "), &pref) &&
-	    !topo_parse_list(f + strlen(", fallback: "), &fall))
-		d->targets[nid] = pref | fall;
-}
+/* ---- the kernel log (kmsg.c) ---- */
 
 /* Kernel warnings and bugs: how many, and the first. */
 struct warn_lines {
@@ -971,13 +905,6 @@ static void warn_line(char *msg, void *ctx)
 
 static void skip_line(char *msg, void *ctx)
 {
-}
-
-static int kmsg_demotion(unsigned long long after, struct demotion_lines *d,
-			 unsigned long long *last_seq)
-{
-	memset(d, 0, sizeof(*d));
-	return kmsg_each(after, last_seq, demotion_line, d);
 }
 
 /* Demotion never targets a special node: the kernel's targets, then a real reclaim. */

@@ -7,11 +7,13 @@
  * administrator marks before or after its memory arrives. Whichever way,
  * /sys/devices/system/node/special must list it, the other nodes' fallback
  * lists must leave it out, and mbind() from a CPU of another node must
- * place every page there (move_pages(2) status); offlining and onlining
- * again must keep it so, under each order and spill mode.
+ * place every page there (move_pages(2) status), default-policy memory and
+ * page cache must not go there, no node may demote to it; offlining and
+ * onlining again must keep it so, under each order and spill mode.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <numaif.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,7 @@
 
 #include "../kselftest_harness.h"
 #include "fwmem.h"
+#include "kmsg.h"
 #include "topology.h"
 
 #ifndef MPOL_PREFERRED_MANY
@@ -237,6 +240,69 @@ static void online_fw(struct __test_metadata *_metadata, FIXTURE_DATA(runtime) *
 	ASSERT_LT(0, node_mem_total(fw->node));
 }
 
+/*
+ * Default-policy anonymous memory and tmpfs page cache from a CPU of
+ * another node: pages of each on @nid, or -1.
+ */
+static long implicit_alloc(int nid, bool page_cache)
+{
+	const char *path = "/tmp/memattr-runtime-special";
+	size_t off;
+	long on;
+	char *p;
+	int fd = -1;
+
+	if (page_cache) {
+		static char buf[BYTES];
+
+		fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0)
+			return -1;
+		unlink(path);
+		memset(buf, 0x5a, sizeof(buf));
+		if (write(fd, buf, sizeof(buf)) != sizeof(buf)) {
+			close(fd);
+			return -1;
+		}
+		p = mmap(NULL, BYTES, PROT_READ, MAP_SHARED, fd, 0);
+	} else {
+		p = mmap(NULL, BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p != MAP_FAILED)
+			memset(p, 0x5a, BYTES);
+	}
+	if (p == MAP_FAILED) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	/* move_pages(2) places mapped pages only: map every page */
+	for (off = 0; off < BYTES; off += getpagesize())
+		(void)((volatile char *)p)[off];
+	on = pages_on(p, BYTES, nid);
+	munmap(p, BYTES);
+	if (fd >= 0)
+		close(fd);
+	return on;
+}
+
+/* No node's demotion targets, as the kernel last logged them, include @s. */
+static void check_not_demotion_target(struct __test_metadata *_metadata, int s,
+				      const char *when)
+{
+	struct demotion_lines d;
+	unsigned long long seq;
+	int nid;
+
+	ASSERT_EQ(0, kmsg_demotion(0, &d, &seq)) TH_LOG("reading /dev/kmsg");
+	for (nid = 0; nid < TOPO_MAX_NODES; nid++) {
+		unsigned long long targets = d.targets[nid];
+
+		EXPECT_FALSE(targets >> s & 1)
+			TH_LOG("%s: node %d demotes to special node %d (targets %#llx)", when,
+			       nid, s, targets);
+	}
+}
+
 /* Whether allocations see @s as special, checked from outside. */
 static void check_special(struct __test_metadata *_metadata,
 			  FIXTURE_DATA(runtime) *self,
@@ -263,6 +329,10 @@ static void check_special(struct __test_metadata *_metadata,
 				TH_LOG("%s: node %d is in node %d's fallback list", when, s, nid);
 		}
 	}
+	check_not_demotion_target(_metadata, s, when);
+	EXPECT_EQ(0, implicit_alloc(s, false))
+		TH_LOG("%s: default-policy memory on node %d", when, s);
+	EXPECT_EQ(0, implicit_alloc(s, true)) TH_LOG("%s: page cache on node %d", when, s);
 	/* Every CPU of the booted topologies sits on another node. */
 	for (i = 0; i < ARRAY_SIZE(explicit_modes); i++) {
 		on = explicit_alloc(explicit_modes[i].mode, s);
