@@ -337,9 +337,10 @@ class Topology:
                 raise TopologyError(f'{d["where"]}: the dimm node must be the last node: '
                                     'QEMU\'s SRAT gives the hotplug range to node '
                                     f'{max(self.nodes)}')
-            if self.nvdimms:
-                raise TopologyError(f'{d["where"]}: dimm and nvdimm in one topology: they '
-                                    'share the device-memory slots; use one of them')
+            if self.nvdimms or self.efi_sp:
+                raise TopologyError(f'{d["where"]}: dimm with nvdimm or efi_sp in one '
+                                    'topology: they share the device-memory slots, and '
+                                    'distance rows list online nodes by position')
 
     def boot_nodes(self):
         """Nodes online at boot: all but those of nvdimm, efi_sp and dimm lines."""
@@ -456,8 +457,13 @@ class Topology:
             cpus = ','.join(map(str, sorted(node['cpus']))) or '-'
             init = node['initiator'] if node['initiator'] is not None else -1
             out.append(f'node {n} cpus {cpus} mem_bytes {node["mem"]} initiator {init}')
+        # A dimm's node is online from boot without memory (ACPI adds its
+        # blocks, offline, while booting): distance rows show it too.
+        online = sorted(ids + list(self.dimms))
+        if self.dimms:
+            out.append('online_empty ' + ' '.join(map(str, sorted(self.dimms))))
         for s in ids:
-            out.append(f'distance {s} ' + ' '.join(str(self.distance(s, d)) for d in ids))
+            out.append(f'distance {s} ' + ' '.join(str(self.distance(s, d)) for d in online))
         for n in ids:
             init = self.nodes[n]['initiator']
             vals = self.hmat.get((init, n))

@@ -133,6 +133,10 @@ static void parse_line(struct topo *t, char *line)
 	} else if (!strcmp(kw, "nodes")) {
 		while (strtok_r(NULL, " ", &save))
 			t->nr_nodes++;
+	} else if (!strcmp(kw, "online_empty")) {
+		while ((rest = strtok_r(NULL, " ", &save)))
+			if (atoi(rest) >= 0 && atoi(rest) < TOPO_MAX_NODES)
+				t->online_empty |= 1ULL << atoi(rest);
 	} else if (!strcmp(kw, "hmat")) {
 		rest = strtok_r(NULL, " ", &save);
 		t->hmat = rest && atoi(rest);
@@ -154,6 +158,13 @@ static void parse_line(struct topo *t, char *line)
 	} else if (!strcmp(kw, "cmdline")) {
 		snprintf(t->cmdline, sizeof(t->cmdline), "%s", save ? save : "");
 	}
+}
+
+unsigned long long topo_online_nodes(const struct topo *t)
+{
+	unsigned long long boot = t->nr_nodes >= 64 ? ~0ULL : (1ULL << t->nr_nodes) - 1;
+
+	return boot | t->online_empty;
 }
 
 unsigned long long topo_min_mem_kb(const struct topo *t, int nid)

@@ -59,6 +59,7 @@ struct topo_node {
 struct topo {
 	char name[32];			/* topology name */
 	int nr_nodes;			/* nodes 0 .. nr_nodes - 1 */
+	unsigned long long online_empty;	/* also online at boot, no memory */
 	bool hmat;			/* the machine has an HMAT */
 	bool memattr_kernel;		/* the harness booted a memattr kernel */
 	bool debug_kernel;		/* ... its debug build (KASAN and more) */
@@ -86,6 +87,9 @@ struct topo {
  * from the first node) on the debug kernel.
  */
 unsigned long long topo_min_mem_kb(const struct topo *t, int nid);
+
+/* Nodes online at boot: 0 .. nr_nodes - 1 and online_empty. */
+unsigned long long topo_online_nodes(const struct topo *t);
 
 /* Parse @path (NULL: $MEMATTR_TOPOLOGY or TOPO_PATH); 0 or -1 with errno. */
 int topo_load(struct topo *t, const char *path);
