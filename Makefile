@@ -3,11 +3,12 @@
 #   make run     build, boot the default topology, show its nodes
 #   make check   every test; ends with "N passed, N failed, N skipped"
 #   make check-debug  KUnit and the selftests under the debug kernel
+#   make bench   the tiering benchmark (BENCH_QUICK=1: a few minutes)
 
 TOPOLOGY ?= default
 H := harness
 
-.PHONY: run check check-debug deps base tree kernel userspace initramfs vm clean distclean
+.PHONY: run check check-debug bench deps base tree kernel userspace initramfs vm clean distclean
 
 run: deps
 	$(H)/run.sh $(TOPOLOGY)
@@ -18,6 +19,10 @@ check: deps
 # The debug kernel (lockdep, KASAN, DEBUG_VM) on every topology.
 check-debug: deps
 	$(H)/check.sh --debug $(TOPOLOGIES)
+
+# Tiering baselines side by side; results and report under build/bench/.
+bench: deps kernel initramfs
+	$(H)/bench-tier.sh
 
 deps:
 	@$(H)/deps.sh

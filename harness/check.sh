@@ -183,6 +183,8 @@ if ! grep -qx 'FAIL build' "$results"; then
 		step "6.12's mm selftests migration and memory-hotplug, base and memattr"
 		"$MA_TOP/harness/mm-selftests.sh" | record
 	fi
+	step "tiering benchmark workload and sampler, once, briefly (make bench runs them all)"
+	"$MA_TOP/harness/bench-tier.sh" --smoke 2>/dev/null | record
 	# A test skipped on every topology, or a topology without a single
 	# result, tests nothing (judged only when every topology ran).
 	if [ $# -eq 0 ]; then

@@ -24,7 +24,7 @@ list=$MA_BUILD/initramfs.list
 	echo "file /bin/busybox $busybox 0755 0 0"
 	echo "slink /bin/sh busybox 0777 0 0"
 	echo "file /init $MA_TOP/harness/guest/init 0755 0 0"
-	for f in run-selftests nodes; do
+	for f in run-selftests nodes tierbench-run; do
 		echo "file /memattr/bin/$f $MA_TOP/harness/guest/$f 0755 0 0"
 	done
 	for f in "$MA_BUILD"/guest-bin/*; do

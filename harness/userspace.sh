@@ -25,7 +25,7 @@ if [ -f "$MA_SRC/tools/memattr/Makefile" ]; then
 	cp "$MA_SRC/tools/memattr/memattr" "$MA_BUILD/guest-bin/memattr"
 fi
 for src in "$MA_TOP"/harness/bench/*.c; do
-	gcc -Wall -O2 -static -o "$MA_BUILD/guest-bin/$(basename "$src" .c)" "$src" \
+	gcc -Wall -O2 -static -o "$MA_BUILD/guest-bin/$(basename "$src" .c)" "$src" -lnuma -lpthread \
 		>>"$log" 2>&1 || die "building $src failed; full log: $log"
 done
 # 6.12's own mm selftests that harness/mm-selftests.sh runs, unchanged.

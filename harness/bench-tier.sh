@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Tiering benchmark (make bench): each scenario's topology booted once per
+# configuration and run, with the same workload (harness/bench/tierbench.c)
+# and sampler, under no tiering, the oracle placement, NUMA balancing in
+# tiering mode and DAMON migrate_hot/migrate_cold (two settings of its
+# nr_accesses threshold, the grid reported). Results and the report go to
+# build/bench/. BENCH_QUICK=1: small region, short runs, one repetition.
+# BENCH_RUNS, BENCH_CONFIGS, BENCH_SCENARIOS override the defaults.
+# Usage: bench-tier.sh [--smoke]   (--smoke: one short run, for make check)
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+if [ "${1:-}" = --smoke ]; then
+	size=64 seconds=4 runs=1 configs=none scenarios=s1
+elif [ "${BENCH_QUICK:-0}" = 1 ]; then
+	size=256 seconds=20 runs=${BENCH_RUNS:-1}
+else
+	size=1024 seconds=60 runs=${BENCH_RUNS:-3}
+fi
+configs=${BENCH_CONFIGS:-${configs:-none oracle nb2 damon1 damon5}}
+scenarios=${BENCH_SCENARIOS:-${scenarios:-s1 s2}}
+out=$MA_BUILD/bench
+[ "${1:-}" = --smoke ] && out=$MA_LOGS/bench-smoke
+rm -rf "$out"
+mkdir -p "$out"
+
+# scenario -> start node (slow) and best node (fastest allowed), from its file
+declare -A start=([s1]=1 [s2]=2) best=([s1]=0 [s2]=1)
+{
+	echo "# host: $(nproc) CPUs, $(uname -r); $(qemu-system-x86_64 --version | head -n1)"
+	echo "# region ${size} MiB, ${seconds} s per run, $runs run(s); kernel $(basename "$MA_IMAGE")"
+} >"$out/header"
+for ((run = 1; run <= runs; run++)); do
+	for scen in $scenarios; do
+		for config in $(printf '%s\n' $configs | shuf); do
+			f=$out/$scen-$config-$run
+			"$MA_TOP/harness/vm" --topology "$MA_TOP/harness/bench/topologies/$scen.topo" \
+				--timeout $((seconds + 240)) --log "$f.log" -- \
+				tierbench-run "$config" "${start[$scen]}" "${best[$scen]}" \
+				-s "$size" -t "$seconds" >"$f.out" 2>&1
+			echo "bench: $scen $config run $run: exit $?" >&2
+		done
+	done
+done
+if [ "${1:-}" = --smoke ]; then
+	# make check: the workload and the sampler must still work and agree
+	f=$out/s1-none-1.out
+	n=$(grep -c '^sample ' "$f")
+	if [ "$n" -ge 3 ] && grep -q '^end ' "$f" && grep -q '^vmstat-after pgmigrate_success' "$f" &&
+		python3 "$MA_TOP/harness/bench-report.py" "$out" "$MA_TOP/harness/bench/topologies" s1 \
+		>"$out/report.txt"; then
+		echo "PASS bench/smoke ($n samples, report in $out/report.txt)"
+	else
+		echo "FAIL bench/smoke (see $f)"
+	fi
+	"$MA_TOP/harness/console-scan.sh" bench/smoke/console "$out/s1-none-1.log"
+	exit 0
+fi
+python3 "$MA_TOP/harness/bench-report.py" "$out" "$MA_TOP/harness/bench/topologies" $scenarios

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tiering workload and sampler (harness/bench-tier.sh, make bench).
+ *
+ * Places a region's pages on a start node, then hammers a hot subset of its
+ * pages (the rest is never touched again) while the main thread samples,
+ * every interval, where every page is (move_pages(2) status: it neither
+ * faults nor marks pages accessed) and how many operations the workers
+ * did. Whatever moves the pages (nothing, NUMA balancing, DAMON, memattr's
+ * daemon) is set up by the caller; this program only measures.
+ *
+ * Usage: tierbench -b BEST -n START [-s MiB] [-p HOT%] [-c] [-z] [-t SECONDS]
+ *                  [-i MS] [-o] [-x SHIFT_S] [-w WORKERS]
+ *   -b  the node the hot set belongs on (residency is counted there)
+ *   -n  the node every page starts on
+ *   -s  region size (256 MiB)        -p  hot share in percent (10)
+ *   -c  contiguous hot set (default: scattered over the region)
+ *   -z  Zipf-like skew inside the hot set (default: uniform)
+ *   -t  run time (30 s)              -i  sample interval (1000 ms)
+ *   -o  oracle: move the hot set to BEST before the start
+ *   -x  at SHIFT_S seconds the hot set moves to other pages
+ *   -w  worker threads (1)
+ * Output, one line each: "# ..." header, "sample t=S ops=N hot=N hot_best=N
+ * hot_start=N cold_moved=N nodes=a:N,b:N hot_nodes=a:N", "end ...". Counts
+ * are pages;
+ * hot is the current hot set's size, cold_moved counts pages of neither
+ * hot set that left the start node.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <numaif.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_NODES	64
+#define MAX_WORKERS	8
+
+static struct {
+	int best, start, hot_pct, seconds, interval_ms, shift_s, workers;
+	size_t bytes;
+	bool contiguous, zipf, oracle;
+} opt = { -1, -1, 10, 30, 1000, -1, 1, 256UL << 20, false, false, false };
+
+static char *region;
+static long page_size, npages;
+static long *hot[2];		/* page indices of the hot set before/after a shift */
+static long nr_hot[2];		/* their sizes */
+static atomic_int phase;	/* which hot set the workers use */
+static atomic_long ops;		/* operations done */
+static atomic_bool stop;
+
+/* A page's membership in hot set @set: a hash, so scattered sets are fixed. */
+static bool is_hot(long page, int set)
+{
+	uint64_t h = (uint64_t)page * 0x9e3779b97f4a7c15ULL + set * 0x632be59bd9b4e019ULL;
+
+	if (opt.contiguous) {
+		long start = set ? npages / 2 : 0;
+
+		return page >= start && page < start + npages * opt.hot_pct / 100;
+	}
+	h ^= h >> 29;
+	return (long)(h % 100) < opt.hot_pct;
+}
+
+static void pick_hot_sets(void)
+{
+	long i, n[2] = { 0, 0 };
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		hot[s] = malloc(npages * sizeof(long));
+		if (!hot[s])
+			exit(1);
+		for (i = 0; i < npages; i++)
+			if (is_hot(i, s))
+				hot[s][n[s]++] = i;
+	}
+	nr_hot[0] = n[0];
+	nr_hot[1] = n[1];
+}
+
+static uint64_t xorshift(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* Read and write one word of a hot page, over and over. */
+static void *worker(void *arg)
+{
+	uint64_t x = 88172645463325252ULL + (uintptr_t)arg;
+	long done = 0, i;
+	double u;
+
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		int p = atomic_load_explicit(&phase, memory_order_relaxed);
+		const long *set = hot[p];
+
+		u = (xorshift(&x) >> 11) * (1.0 / 9007199254740992.0);
+		i = opt.zipf ? (long)(nr_hot[p] * u * u * u) : (long)(nr_hot[p] * u);
+		((volatile long *)(region + set[i] * page_size))[(x >> 3) & 7]++;
+		if (++done == 4096) {
+			atomic_fetch_add_explicit(&ops, done, memory_order_relaxed);
+			done = 0;
+		}
+	}
+	return NULL;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Every page of the region faulted in on opt.start, under a bound policy. */
+static int place(void)
+{
+	unsigned long mask = 1UL << opt.start;
+	long i;
+
+	region = mmap(NULL, opt.bytes, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (region == MAP_FAILED)
+		return -1;
+	if (set_mempolicy(MPOL_BIND, &mask, MAX_NODES))
+		return -1;
+	for (i = 0; i < npages; i++)
+		region[i * page_size] = 1;
+	return set_mempolicy(MPOL_DEFAULT, NULL, 0);
+}
+
+/* The oracle: the hot set on opt.best before the clock starts. */
+static int move_hot(void)
+{
+	void **pages = malloc(nr_hot[0] * sizeof(*pages));
+	int *nodes = malloc(nr_hot[0] * sizeof(*nodes));
+	int *status = malloc(nr_hot[0] * sizeof(*status));
+	long i, ret;
+
+	if (!pages || !nodes || !status)
+		return -1;
+	for (i = 0; i < nr_hot[0]; i++) {
+		pages[i] = region + hot[0][i] * page_size;
+		nodes[i] = opt.best;
+	}
+	ret = move_pages(0, nr_hot[0], pages, nodes, status, MPOL_MF_MOVE);
+	free(pages);
+	free(nodes);
+	free(status);
+	return ret < 0 ? -1 : 0;
+}
+
+/* One sample of every page's node; prints a "sample" line. */
+static void sample(double t, long nops, void **pages, int *status)
+{
+	long per_node[MAX_NODES] = { 0 }, hot_node[MAX_NODES] = { 0 }, cold_moved = 0, i;
+	int set = atomic_load(&phase), n;
+	char nodes[512], hot_nodes[512];
+	size_t off = 0, hoff = 0;
+
+	if (move_pages(0, npages, pages, NULL, status, 0)) {
+		printf("sample t=%.2f error=%d\n", t, errno);
+		return;
+	}
+	for (i = 0; i < npages; i++) {
+		if (status[i] < 0 || status[i] >= MAX_NODES)
+			continue;
+		per_node[status[i]]++;
+		if (is_hot(i, set)) {
+			hot_node[status[i]]++;
+		} else if (!is_hot(i, 0) && !is_hot(i, 1)) {
+			cold_moved += status[i] != opt.start;
+		}
+	}
+	nodes[0] = hot_nodes[0] = '\0';
+	for (n = 0; n < MAX_NODES; n++) {
+		if (per_node[n] && off < sizeof(nodes))
+			off += snprintf(nodes + off, sizeof(nodes) - off, "%s%d:%ld",
+					off ? "," : "", n, per_node[n]);
+		if (hot_node[n] && hoff < sizeof(hot_nodes))
+			hoff += snprintf(hot_nodes + hoff, sizeof(hot_nodes) - hoff, "%s%d:%ld",
+					 hoff ? "," : "", n, hot_node[n]);
+	}
+	printf("sample t=%.2f ops=%ld hot=%ld hot_best=%ld hot_start=%ld cold_moved=%ld nodes=%s hot_nodes=%s\n",
+	       t, nops, nr_hot[set], hot_node[opt.best], hot_node[opt.start], cold_moved, nodes,
+	       hot_nodes[0] ? hot_nodes : "-");
+	fflush(stdout);
+}
+
+static int parse(int argc, char **argv)
+{
+	int c;
+
+	while ((c = getopt(argc, argv, "b:n:s:p:czt:i:ox:w:")) != -1) {
+		switch (c) {
+		case 'b': opt.best = atoi(optarg); break;
+		case 'n': opt.start = atoi(optarg); break;
+		case 's': opt.bytes = strtoul(optarg, NULL, 10) << 20; break;
+		case 'p': opt.hot_pct = atoi(optarg); break;
+		case 'c': opt.contiguous = true; break;
+		case 'z': opt.zipf = true; break;
+		case 't': opt.seconds = atoi(optarg); break;
+		case 'i': opt.interval_ms = atoi(optarg); break;
+		case 'o': opt.oracle = true; break;
+		case 'x': opt.shift_s = atoi(optarg); break;
+		case 'w': opt.workers = atoi(optarg); break;
+		default: return -1;
+		}
+	}
+	if (opt.best < 0 || opt.best >= MAX_NODES || opt.start < 0 ||
+	    opt.start >= MAX_NODES || opt.hot_pct < 1 || opt.hot_pct > 50 || !opt.bytes ||
+	    opt.interval_ms < 10 || opt.workers < 1 || opt.workers > MAX_WORKERS)
+		return -1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t tid[MAX_WORKERS];
+	long last = 0, cur, i, nr_cold = 0;
+	struct rusage ru;
+	double t0, next, t;
+	void **pages;
+	int *status;
+
+	if (parse(argc, argv)) {
+		fprintf(stderr, "usage: see the comment at the top of tierbench.c\n");
+		return 2;
+	}
+	page_size = getpagesize();
+	npages = opt.bytes / page_size;
+	pick_hot_sets();
+	pages = malloc(npages * sizeof(*pages));
+	status = malloc(npages * sizeof(*status));
+	if (!pages || !status || place()) {
+		perror("tierbench: placing the region");
+		return 1;
+	}
+	for (i = 0; i < npages; i++)
+		pages[i] = region + i * page_size;
+	if (opt.oracle && move_hot()) {
+		perror("tierbench: oracle placement");
+		return 1;
+	}
+	for (i = 0; i < npages; i++)
+		nr_cold += !is_hot(i, 0) && !is_hot(i, 1);
+	printf("# tierbench pages=%ld hot=%ld cold=%ld start=%d best=%d %s %s oracle=%d shift_s=%d\n",
+	       npages, nr_hot[0], nr_cold, opt.start, opt.best, opt.contiguous ? "contiguous" : "scattered",
+	       opt.zipf ? "zipf" : "uniform", opt.oracle, opt.shift_s);
+	t0 = now();
+	sample(0, 0, pages, status);
+	for (i = 0; i < opt.workers; i++)
+		pthread_create(&tid[i], NULL, worker, (void *)i);
+	for (next = t0 + opt.interval_ms / 1e3; (t = now()) - t0 < opt.seconds;
+	     next += opt.interval_ms / 1e3) {
+		if (next > t)
+			usleep((next - t) * 1e6);
+		if (opt.shift_s >= 0 && now() - t0 >= opt.shift_s)
+			atomic_store(&phase, 1);
+		cur = atomic_load(&ops);
+		sample(now() - t0, (cur - last) * 1000 / opt.interval_ms, pages, status);
+		last = cur;
+	}
+	atomic_store(&stop, true);
+	for (i = 0; i < opt.workers; i++)
+		pthread_join(tid[i], NULL);
+	getrusage(RUSAGE_SELF, &ru);
+	printf("end t=%.2f ops_total=%ld utime=%.2f stime=%.2f\n", now() - t0, atomic_load(&ops),
+	       ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
+	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
+	return 0;
+}
