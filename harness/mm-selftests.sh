@@ -13,10 +13,13 @@ set -uo pipefail
 topo=${1:-two-socket}
 dir=$MA_LOGS/mm-selftests
 mkdir -p "$dir"
+# Both kernels at once: migration's cases run for a fixed wall time each,
+# so two guests side by side take hardly longer than one.
 for kernel in base patched; do
 	image=$MA_IMAGE
 	[ $kernel = base ] && image=$MA_IMAGE-base
-	"$MA_TOP/harness/vm" --kernel "$image" --topology "$topo" --timeout 300 \
+	{
+	"$MA_TOP/harness/vm" --kernel "$image" --topology "$topo" --timeout 400 \
 		--log "$dir/$kernel.log" -- sh -c '
 		# huge pages for the htlb cases, as run_vmtests.sh in 6.12 sets up
 		echo 8 >/proc/sys/vm/nr_hugepages
@@ -25,7 +28,9 @@ for kernel in base patched; do
 		sh /memattr/bin/mem-on-off-test.sh -r 2
 		echo "HOTPLUG-EXIT $?"' >"$dir/$kernel.out" 2>&1
 	echo "VM-EXIT $?" >>"$dir/$kernel.out"
+	} &
 done
+wait
 
 # "ok N migration.case", "ok N migration.case # SKIP why", "not ok N ..."
 cases() {
