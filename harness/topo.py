@@ -187,20 +187,26 @@ class Topology:
     def kw_cmdline(self, args, where):
         self.cmdline.extend(args)
 
-    def kw_nvdimm(self, args, where):
-        """nvdimm NODE size=SIZE: an NVDIMM whose SRAT range is non-volatile."""
+    def plugged(self, args, where, kw, store, least):
+        """KW NODE size=SIZE: one device of @store per node, SIZE in whole blocks."""
         if len(args) < 2:
-            raise TopologyError(f'{where}: nvdimm NODE size=SIZE')
+            raise TopologyError(f'{where}: {kw} NODE size=SIZE')
         nid = parse_int(args[0], where, 'node')
-        if nid in self.nvdimms:
-            raise TopologyError(f'{where}: node {nid} has an nvdimm already (one per node)')
+        if nid in store:
+            raise TopologyError(f'{where}: node {nid} has an {kw} already (one per node)')
         kv = keyvals(args[1:], where, ('size',))
         size = parse_size(kv.get('size') or '', where)
-        if size < 2 * MEMORY_BLOCK or size % MEMORY_BLOCK:
-            raise TopologyError(f'{where}: nvdimm size must be a multiple of 128M and at '
-                                'least 256M (the info block and alignment take the first '
-                                'memory block; kmem onlines whole blocks)')
-        self.nvdimms[nid] = {'size': size, 'where': where}
+        if size < least or size % MEMORY_BLOCK:
+            raise TopologyError(f'{where}: {kw} size must be a multiple of 128M and at '
+                                f'least {least >> 20}M (memory blocks come online whole)')
+        store[nid] = {'size': size, 'where': where}
+
+    def kw_nvdimm(self, args, where):
+        """nvdimm NODE size=SIZE: an NVDIMM whose SRAT range is non-volatile.
+
+        At least two blocks: the info block and alignment take the first.
+        """
+        self.plugged(args, where, 'nvdimm', self.nvdimms, 2 * MEMORY_BLOCK)
 
     def kw_efi_sp(self, args, where):
         """efi_sp NODE: all RAM of NODE is EFI specific-purpose (soft reserved)."""
@@ -213,17 +219,7 @@ class Topology:
 
     def kw_dimm(self, args, where):
         """dimm NODE size=SIZE: a pc-dimm that ACPI memory hotplug adds, offline."""
-        if len(args) < 2:
-            raise TopologyError(f'{where}: dimm NODE size=SIZE')
-        nid = parse_int(args[0], where, 'node')
-        if nid in self.dimms:
-            raise TopologyError(f'{where}: node {nid} has a dimm already (one per node)')
-        kv = keyvals(args[1:], where, ('size',))
-        size = parse_size(kv.get('size') or '', where)
-        if size < MEMORY_BLOCK or size % MEMORY_BLOCK:
-            raise TopologyError(f'{where}: dimm size must be a multiple of 128M '
-                                '(memory blocks come online whole)')
-        self.dimms[nid] = {'size': size, 'where': where}
+        self.plugged(args, where, 'dimm', self.dimms, MEMORY_BLOCK)
 
     def validate(self):
         p = self.path

@@ -88,12 +88,12 @@ FIXTURE_TEARDOWN(users)
 	}
 }
 
-/* One counter of /proc/vmstat; -1 if missing. */
-static long long vmstat(const char *name)
+/* The value of @name in a file of "key value" lines; -1 if missing. */
+static long long key_value(const char *path, const char *name)
 {
 	char key[64];
 	long long val;
-	FILE *f = fopen("/proc/vmstat", "r");
+	FILE *f = fopen(path, "r");
 
 	if (!f)
 		return -1;
@@ -107,25 +107,9 @@ static long long vmstat(const char *name)
 	return -1;
 }
 
-/* One "key value" line of a cgroup file; -1 if missing. */
-static long long cgroup_key(const char *file, const char *name)
+static long long vmstat(const char *name)
 {
-	char path[256], key[64];
-	long long val;
-	FILE *f;
-
-	snprintf(path, sizeof(path), CG_DIR "/%s", file);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %lld", key, &val) == 2) {
-		if (!strcmp(key, name)) {
-			fclose(f);
-			return val;
-		}
-	}
-	fclose(f);
-	return -1;
+	return key_value("/proc/vmstat", name);
 }
 
 /* A zram device of SWAP_BYTES with a version-1 swap header, swapped on. */
@@ -271,7 +255,7 @@ TEST_F_TIMEOUT(users, memcg_reclaims_special_node, 120)
 		TH_LOG("the bound task died of signal %d: limit reclaim did not reach node %d",
 		       WIFSIGNALED(status) ? WTERMSIG(status) : -1, self->s);
 	ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("the bound task failed a step");
-	ooms = cgroup_key("memory.events", "oom_kill");
+	ooms = key_value(CG_DIR "/memory.events", "oom_kill");
 	EXPECT_EQ(0, ooms) TH_LOG("memory.events oom_kill %lld", ooms);
 	EXPECT_LT(pswpout, vmstat("pswpout")) TH_LOG("no page went to swap");
 	EXPECT_EQ(0, r.corrupt) TH_LOG("%ld pages read back wrong after swap-in", r.corrupt);
