@@ -19,14 +19,23 @@ else
 	size=1024 seconds=60 runs=${BENCH_RUNS:-3}
 fi
 configs=${BENCH_CONFIGS:-${configs:-none oracle nb2 damon1 damon5}}
-scenarios=${BENCH_SCENARIOS:-${scenarios:-s1 s2}}
+scenarios=${BENCH_SCENARIOS:-${scenarios:-s1 s2 s3 s4 s5}}
 out=$MA_BUILD/bench
 [ "${1:-}" = --smoke ] && out=$MA_LOGS/bench-smoke
 rm -rf "$out"
 mkdir -p "$out"
 
-# scenario -> start node (slow) and best node (fastest allowed), from its file
-declare -A start=([s1]=1 [s2]=2) best=([s1]=0 [s2]=1)
+# scenario -> topology, start node (slow), best node (fastest allowed), flags
+#   s1 steady: scattered 10% hot set, room on the fast node
+#   s2 CPU-less fastest node (HBM-like) above the CPUs' own
+#   s3 shift under pressure: the fast node left with 40 MiB free, the hot
+#      set moves to other pages halfway through
+#   s4 page cache: a tmpfs file read with pread(2), never mapped to read
+#   s5 many tasks: three processes share the region (MAP_SHARED)
+declare -A topo=([s1]=s1 [s2]=s2 [s3]=s1 [s4]=s1 [s5]=s1)
+declare -A start=([s1]=1 [s2]=2 [s3]=1 [s4]=1 [s5]=1)
+declare -A best=([s1]=0 [s2]=1 [s3]=0 [s4]=0 [s5]=0)
+declare -A flags=([s1]="" [s2]="" [s3]="-L 40 -x $((seconds / 2))" [s4]="-f" [s5]="-P 3")
 {
 	echo "# host: $(nproc) CPUs, $(uname -r); $(qemu-system-x86_64 --version | head -n1)"
 	echo "# region ${size} MiB, ${seconds} s per run, $runs run(s); kernel $(basename "$MA_IMAGE")"
@@ -35,10 +44,11 @@ for ((run = 1; run <= runs; run++)); do
 	for scen in $scenarios; do
 		for config in $(printf '%s\n' $configs | shuf); do
 			f=$out/$scen-$config-$run
-			"$MA_TOP/harness/vm" --topology "$MA_TOP/harness/bench/topologies/$scen.topo" \
+			# shellcheck disable=SC2086 # flags are words
+			"$MA_TOP/harness/vm" --topology "$MA_TOP/harness/bench/topologies/${topo[$scen]}.topo" \
 				--timeout $((seconds + 240)) --log "$f.log" -- \
 				tierbench-run "$config" "${start[$scen]}" "${best[$scen]}" \
-				-s "$size" -t "$seconds" >"$f.out" 2>&1
+				-s "$size" -t "$seconds" ${flags[$scen]} >"$f.out" 2>&1
 			echo "bench: $scen $config run $run: exit $?" >&2
 		done
 	done

@@ -10,7 +10,7 @@
  * daemon) is set up by the caller; this program only measures.
  *
  * Usage: tierbench -b BEST -n START [-s MiB] [-p HOT%] [-c] [-z] [-t SECONDS]
- *                  [-i MS] [-o] [-x SHIFT_S] [-w WORKERS]
+ *                  [-i MS] [-o] [-x SHIFT_S] [-w WORKERS] [-f] [-L MiB] [-P PROCS]
  *   -b  the node the hot set belongs on (residency is counted there)
  *   -n  the node every page starts on
  *   -s  region size (256 MiB)        -p  hot share in percent (10)
@@ -19,7 +19,10 @@
  *   -t  run time (30 s)              -i  sample interval (1000 ms)
  *   -o  oracle: move the hot set to BEST before the start
  *   -x  at SHIFT_S seconds the hot set moves to other pages
- *   -w  worker threads (1)
+ *   -w  worker threads per process (1)
+ *   -f  the region is a tmpfs file's page cache, read with pread(2)
+ *   -L  fill BEST with cold anonymous memory until MiB are left free
+ *   -P  processes sharing the region (1; MAP_SHARED when more)
  * Output, one line each: "# ..." header, "sample t=S ops=N hot=N hot_best=N
  * hot_start=N cold_moved=N nodes=a:N,b:N hot_nodes=a:N", "end ...". Counts
  * are pages;
@@ -28,6 +31,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <numaif.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -38,6 +42,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,18 +50,22 @@
 #define MAX_WORKERS	8
 
 static struct {
-	int best, start, hot_pct, seconds, interval_ms, shift_s, workers;
-	size_t bytes;
-	bool contiguous, zipf, oracle;
-} opt = { -1, -1, 10, 30, 1000, -1, 1, 256UL << 20, false, false, false };
+	int best, start, hot_pct, seconds, interval_ms, shift_s, workers, procs;
+	size_t bytes, leave;
+	bool contiguous, zipf, oracle, page_cache;
+} opt = { -1, -1, 10, 30, 1000, -1, 1, 1, 256UL << 20, 0, false, false, false, false };
 
 static char *region;
+static int file_fd = -1;	/* -f: the tmpfs file the region maps */
 static long page_size, npages;
 static long *hot[2];		/* page indices of the hot set before/after a shift */
 static long nr_hot[2];		/* their sizes */
-static atomic_int phase;	/* which hot set the workers use */
-static atomic_long ops;		/* operations done */
-static atomic_bool stop;
+/* What every worker of every process (-P) shares. */
+static struct control {
+	atomic_int phase;	/* which hot set the workers use */
+	atomic_long ops;	/* operations done */
+	atomic_bool stop;
+} *ctl;
 
 /* A page's membership in hot set @set: a hash, so scattered sets are fixed. */
 static bool is_hot(long page, int set)
@@ -104,15 +113,23 @@ static void *worker(void *arg)
 	long done = 0, i;
 	double u;
 
-	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
-		int p = atomic_load_explicit(&phase, memory_order_relaxed);
+	while (!atomic_load_explicit(&ctl->stop, memory_order_relaxed)) {
+		int p = atomic_load_explicit(&ctl->phase, memory_order_relaxed);
 		const long *set = hot[p];
 
 		u = (xorshift(&x) >> 11) * (1.0 / 9007199254740992.0);
 		i = opt.zipf ? (long)(nr_hot[p] * u * u * u) : (long)(nr_hot[p] * u);
-		((volatile long *)(region + set[i] * page_size))[(x >> 3) & 7]++;
+		if (file_fd >= 0) {
+			long word;
+
+			/* page cache read through the file, never through the mapping */
+			if (pread(file_fd, &word, sizeof(word), set[i] * page_size) != sizeof(word))
+				break;
+		} else {
+			((volatile long *)(region + set[i] * page_size))[(x >> 3) & 7]++;
+		}
 		if (++done == 4096) {
-			atomic_fetch_add_explicit(&ops, done, memory_order_relaxed);
+			atomic_fetch_add_explicit(&ctl->ops, done, memory_order_relaxed);
 			done = 0;
 		}
 	}
@@ -127,20 +144,86 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Every page of the region faulted in on opt.start, under a bound policy. */
+/*
+ * Every page of the region allocated on opt.start, under a bound policy:
+ * anonymous memory (shared between the processes with -P), or with -f the
+ * page cache of a tmpfs file written with write(2). The file's mapping
+ * exists only for move_pages(2): MAP_POPULATE maps its pages once, and
+ * nothing touches them through it again.
+ */
 static int place(void)
 {
 	unsigned long mask = 1UL << opt.start;
+	static char page[1 << 16];
+	size_t off;
 	long i;
 
-	region = mmap(NULL, opt.bytes, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (region == MAP_FAILED)
-		return -1;
 	if (set_mempolicy(MPOL_BIND, &mask, MAX_NODES))
 		return -1;
-	for (i = 0; i < npages; i++)
-		region[i * page_size] = 1;
+	if (opt.page_cache) {
+		file_fd = open("/tmp/tierbench.data", O_RDWR | O_CREAT | O_TRUNC, 0600);
+		if (file_fd < 0)
+			return -1;
+		unlink("/tmp/tierbench.data");
+		memset(page, 1, sizeof(page));
+		for (off = 0; off < opt.bytes; off += sizeof(page))
+			if (write(file_fd, page, sizeof(page)) != sizeof(page))
+				return -1;
+		region = mmap(NULL, opt.bytes, PROT_READ, MAP_SHARED | MAP_POPULATE, file_fd, 0);
+		if (region == MAP_FAILED)
+			return -1;
+	} else {
+		region = mmap(NULL, opt.bytes, PROT_READ | PROT_WRITE,
+			      (opt.procs > 1 ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS, -1, 0);
+		if (region == MAP_FAILED)
+			return -1;
+		for (i = 0; i < npages; i++)
+			region[i * page_size] = 1;
+	}
+	return set_mempolicy(MPOL_DEFAULT, NULL, 0);
+}
+
+/* MemFree of @nid in MiB, from its meminfo; -1 on error. */
+static long node_free_mb(int nid)
+{
+	char path[96], line[128];
+	long kb = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", nid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Node %*d MemFree: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb < 0 ? -1 : kb >> 10;
+}
+
+/*
+ * -L: fill the best node with cold anonymous memory (bound, touched once,
+ * never again) until only opt.leave MiB are free, so that promotion there
+ * has to make room first.
+ */
+static int fill_best(void)
+{
+	unsigned long mask = 1UL << opt.best;
+	const size_t chunk = 4UL << 20;
+	size_t off;
+	char *p;
+
+	if (!opt.leave)
+		return 0;
+	if (set_mempolicy(MPOL_BIND, &mask, MAX_NODES))
+		return -1;
+	while (node_free_mb(opt.best) > (long)(opt.leave + (chunk >> 20))) {
+		p = mmap(NULL, chunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return -1;
+		for (off = 0; off < chunk; off += page_size)
+			p[off] = 1;
+	}
 	return set_mempolicy(MPOL_DEFAULT, NULL, 0);
 }
 
@@ -169,7 +252,7 @@ static int move_hot(void)
 static void sample(double t, long nops, void **pages, int *status)
 {
 	long per_node[MAX_NODES] = { 0 }, hot_node[MAX_NODES] = { 0 }, cold_moved = 0, i;
-	int set = atomic_load(&phase), n;
+	int set = atomic_load(&ctl->phase), n;
 	char nodes[512], hot_nodes[512];
 	size_t off = 0, hoff = 0;
 
@@ -206,7 +289,7 @@ static int parse(int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "b:n:s:p:czt:i:ox:w:")) != -1) {
+	while ((c = getopt(argc, argv, "b:n:s:p:czt:i:ox:w:fL:P:")) != -1) {
 		switch (c) {
 		case 'b': opt.best = atoi(optarg); break;
 		case 'n': opt.start = atoi(optarg); break;
@@ -219,12 +302,16 @@ static int parse(int argc, char **argv)
 		case 'o': opt.oracle = true; break;
 		case 'x': opt.shift_s = atoi(optarg); break;
 		case 'w': opt.workers = atoi(optarg); break;
+		case 'f': opt.page_cache = true; break;
+		case 'L': opt.leave = strtoul(optarg, NULL, 10); break;
+		case 'P': opt.procs = atoi(optarg); break;
 		default: return -1;
 		}
 	}
 	if (opt.best < 0 || opt.best >= MAX_NODES || opt.start < 0 ||
 	    opt.start >= MAX_NODES || opt.hot_pct < 1 || opt.hot_pct > 50 || !opt.bytes ||
-	    opt.interval_ms < 10 || opt.workers < 1 || opt.workers > MAX_WORKERS)
+	    opt.interval_ms < 10 || opt.workers < 1 || opt.workers > MAX_WORKERS ||
+	    opt.procs < 1 || opt.procs > MAX_WORKERS || (opt.procs > 1 && opt.page_cache))
 		return -1;
 	return 0;
 }
@@ -233,7 +320,9 @@ int main(int argc, char **argv)
 {
 	pthread_t tid[MAX_WORKERS];
 	long last = 0, cur, i, nr_cold = 0;
-	struct rusage ru;
+	pid_t child[MAX_WORKERS];
+	struct rusage ru, kids;
+	int p;
 	double t0, next, t;
 	void **pages;
 	int *status;
@@ -244,6 +333,9 @@ int main(int argc, char **argv)
 	}
 	page_size = getpagesize();
 	npages = opt.bytes / page_size;
+	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (ctl == MAP_FAILED || fill_best())
+		return 1;
 	pick_hot_sets();
 	pages = malloc(npages * sizeof(*pages));
 	status = malloc(npages * sizeof(*status));
@@ -259,11 +351,22 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < npages; i++)
 		nr_cold += !is_hot(i, 0) && !is_hot(i, 1);
-	printf("# tierbench pages=%ld hot=%ld cold=%ld start=%d best=%d %s %s oracle=%d shift_s=%d\n",
+	printf("# tierbench pages=%ld hot=%ld cold=%ld start=%d best=%d %s %s %s oracle=%d shift_s=%d procs=%d leave_mb=%zu\n",
 	       npages, nr_hot[0], nr_cold, opt.start, opt.best, opt.contiguous ? "contiguous" : "scattered",
-	       opt.zipf ? "zipf" : "uniform", opt.oracle, opt.shift_s);
+	       opt.zipf ? "zipf" : "uniform", opt.page_cache ? "page-cache" : "anonymous",
+	       opt.oracle, opt.shift_s, opt.procs, opt.leave);
 	t0 = now();
 	sample(0, 0, pages, status);
+	for (p = 1; p < opt.procs; p++) {
+		child[p] = fork();
+		if (child[p] == 0) {
+			for (i = 0; i < opt.workers; i++)
+				pthread_create(&tid[i], NULL, worker, (void *)(p * 100 + i));
+			for (i = 0; i < opt.workers; i++)
+				pthread_join(tid[i], NULL);
+			_exit(0);
+		}
+	}
 	for (i = 0; i < opt.workers; i++)
 		pthread_create(&tid[i], NULL, worker, (void *)i);
 	for (next = t0 + opt.interval_ms / 1e3; (t = now()) - t0 < opt.seconds;
@@ -271,17 +374,22 @@ int main(int argc, char **argv)
 		if (next > t)
 			usleep((next - t) * 1e6);
 		if (opt.shift_s >= 0 && now() - t0 >= opt.shift_s)
-			atomic_store(&phase, 1);
-		cur = atomic_load(&ops);
+			atomic_store(&ctl->phase, 1);
+		cur = atomic_load(&ctl->ops);
 		sample(now() - t0, (cur - last) * 1000 / opt.interval_ms, pages, status);
 		last = cur;
 	}
-	atomic_store(&stop, true);
+	atomic_store(&ctl->stop, true);
 	for (i = 0; i < opt.workers; i++)
 		pthread_join(tid[i], NULL);
+	for (p = 1; p < opt.procs; p++)
+		waitpid(child[p], NULL, 0);
 	getrusage(RUSAGE_SELF, &ru);
-	printf("end t=%.2f ops_total=%ld utime=%.2f stime=%.2f\n", now() - t0, atomic_load(&ops),
-	       ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
-	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
+	getrusage(RUSAGE_CHILDREN, &kids);	/* -P: the other processes */
+	printf("end t=%.2f ops_total=%ld utime=%.2f stime=%.2f\n", now() - t0, atomic_load(&ctl->ops),
+	       ru.ru_utime.tv_sec + kids.ru_utime.tv_sec +
+	       (ru.ru_utime.tv_usec + kids.ru_utime.tv_usec) / 1e6,
+	       ru.ru_stime.tv_sec + kids.ru_stime.tv_sec +
+	       (ru.ru_stime.tv_usec + kids.ru_stime.tv_usec) / 1e6);
 	return 0;
 }
