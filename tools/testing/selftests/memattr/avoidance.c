@@ -168,8 +168,8 @@ FIXTURE_SETUP(avoid)
 	if (topo_load(&self->topo, NULL))
 		SKIP(return, "no topology file (not booted by harness/vm): %s", strerror(errno));
 	if (!find_layout(&self->topo, &self->c, &self->s, &self->o))
-		SKIP(return, "topology %s has no special node closer to a CPU node than an ordinary node",
-		     self->topo.name);
+		SKIP(return, "topology %s has no special node closer to a CPU node %s",
+		     self->topo.name, "than an ordinary node");
 	/* NUMA balancing would move the pages the test counts */
 	sysfs_write_str("0", "/proc/sys/kernel/numa_balancing");
 	CPU_ZERO(&cpus);
@@ -199,15 +199,16 @@ FIXTURE_TEARDOWN(avoid)
 static void judge(struct __test_metadata *_metadata, FIXTURE_DATA(avoid) *self,
 		  const long per_node[TOPO_MAX_NODES], long total, const char *what)
 {
-	ksft_print_msg("%s, %ld pages from a CPU of full node %d: node %d (special) %ld, node %d %ld, node %d %ld (%s kernel)\n",
-		       what, total, self->c, self->s, per_node[self->s], self->o,
-		       per_node[self->o], self->c, per_node[self->c],
-		       self->topo.memattr_kernel ? "memattr" : "6.12");
+	ksft_print_msg("%s, %ld pages from a CPU of full node %d: ", what, total, self->c);
+	printf("node %d (special) %ld, node %d %ld, node %d %ld (%s kernel)\n",
+	       self->s, per_node[self->s], self->o, per_node[self->o], self->c,
+	       per_node[self->c], self->topo.memattr_kernel ? "memattr" : "6.12");
 	if (!self->topo.memattr_kernel) {
 		/* control: without memattr, 6.12's order puts most of it on s */
 		EXPECT_LE(total / 2, per_node[self->s])
-			TH_LOG("%s on 6.12: %ld of %ld pages on node %d (node %d: %ld): the workload does not reach the node",
-			       what, per_node[self->s], total, self->s, self->o, per_node[self->o]);
+			TH_LOG("%s on 6.12: %ld of %ld pages on node %d (node %d: %ld): %s", what,
+			       per_node[self->s], total, self->s, self->o, per_node[self->o],
+			       "the workload does not reach the node");
 		return;
 	}
 	EXPECT_EQ(0, per_node[self->s])

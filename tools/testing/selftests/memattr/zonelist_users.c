@@ -62,7 +62,9 @@ FIXTURE_SETUP(users)
 	int n;
 
 	self->s = -1;
-	self->swap_on = self->cgroup_made = self->pool_set = false;
+	self->swap_on = false;
+	self->cgroup_made = false;
+	self->pool_set = false;
 	if (topo_load(&self->topo, NULL))
 		SKIP(return, "no topology file (not booted by harness/vm): %s", strerror(errno));
 	for (n = 0; n < self->topo.nr_nodes && self->s < 0; n++)
