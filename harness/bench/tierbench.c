@@ -70,7 +70,7 @@ static struct control {
 /* A page's membership in hot set @set: a hash, so scattered sets are fixed. */
 static bool is_hot(long page, int set)
 {
-	uint64_t h = (uint64_t)page * 0x9e3779b97f4a7c15ULL + set * 0x632be59bd9b4e019ULL;
+	unsigned long long h = (unsigned long long)page * 0x9e3779b97f4a7c15ULL + set * 0x632be59bd9b4e019ULL;
 
 	if (opt.contiguous) {
 		long start = set ? npages / 2 : 0;
@@ -98,7 +98,7 @@ static void pick_hot_sets(void)
 	nr_hot[1] = n[1];
 }
 
-static uint64_t xorshift(uint64_t *x)
+static unsigned long long xorshift(unsigned long long *x)
 {
 	*x ^= *x << 13;
 	*x ^= *x >> 7;
@@ -109,7 +109,7 @@ static uint64_t xorshift(uint64_t *x)
 /* Read and write one word of a hot page, over and over. */
 static void *worker(void *arg)
 {
-	uint64_t x = 88172645463325252ULL + (uintptr_t)arg;
+	unsigned long long x = 88172645463325252ULL + (uintptr_t)arg;
 	long done = 0, i;
 	double u;
 
@@ -291,20 +291,48 @@ static int parse(int argc, char **argv)
 
 	while ((c = getopt(argc, argv, "b:n:s:p:czt:i:ox:w:fL:P:")) != -1) {
 		switch (c) {
-		case 'b': opt.best = atoi(optarg); break;
-		case 'n': opt.start = atoi(optarg); break;
-		case 's': opt.bytes = strtoul(optarg, NULL, 10) << 20; break;
-		case 'p': opt.hot_pct = atoi(optarg); break;
-		case 'c': opt.contiguous = true; break;
-		case 'z': opt.zipf = true; break;
-		case 't': opt.seconds = atoi(optarg); break;
-		case 'i': opt.interval_ms = atoi(optarg); break;
-		case 'o': opt.oracle = true; break;
-		case 'x': opt.shift_s = atoi(optarg); break;
-		case 'w': opt.workers = atoi(optarg); break;
-		case 'f': opt.page_cache = true; break;
-		case 'L': opt.leave = strtoul(optarg, NULL, 10); break;
-		case 'P': opt.procs = atoi(optarg); break;
+		case 'b':
+			opt.best = atoi(optarg);
+			break;
+		case 'n':
+			opt.start = atoi(optarg);
+			break;
+		case 's':
+			opt.bytes = strtoul(optarg, NULL, 10) << 20;
+			break;
+		case 'p':
+			opt.hot_pct = atoi(optarg);
+			break;
+		case 'c':
+			opt.contiguous = true;
+			break;
+		case 'z':
+			opt.zipf = true;
+			break;
+		case 't':
+			opt.seconds = atoi(optarg);
+			break;
+		case 'i':
+			opt.interval_ms = atoi(optarg);
+			break;
+		case 'o':
+			opt.oracle = true;
+			break;
+		case 'x':
+			opt.shift_s = atoi(optarg);
+			break;
+		case 'w':
+			opt.workers = atoi(optarg);
+			break;
+		case 'f':
+			opt.page_cache = true;
+			break;
+		case 'L':
+			opt.leave = strtoul(optarg, NULL, 10);
+			break;
+		case 'P':
+			opt.procs = atoi(optarg);
+			break;
 		default: return -1;
 		}
 	}
