@@ -70,7 +70,8 @@ static struct control {
 /* A page's membership in hot set @set: a hash, so scattered sets are fixed. */
 static bool is_hot(long page, int set)
 {
-	unsigned long long h = (unsigned long long)page * 0x9e3779b97f4a7c15ULL + set * 0x632be59bd9b4e019ULL;
+	unsigned long long h = (unsigned long long)page * 0x9e3779b97f4a7c15ULL +
+			       set * 0x632be59bd9b4e019ULL;
 
 	if (opt.contiguous) {
 		long start = set ? npages / 2 : 0;
@@ -126,6 +127,7 @@ static void *worker(void *arg)
 			if (pread(file_fd, &word, sizeof(word), set[i] * page_size) != sizeof(word))
 				break;
 		} else {
+			/* volatile: the access is the work; the compiler must not drop it */
 			((volatile long *)(region + set[i] * page_size))[(x >> 3) & 7]++;
 		}
 		if (++done == 4096) {
@@ -257,20 +259,20 @@ static void sample(double t, long nops, void **pages, int *status)
 	size_t off = 0, hoff = 0;
 
 	if (move_pages(0, npages, pages, NULL, status, 0)) {
-		printf("sample t=%.2f error=%d\n", t, errno);
+		printf("%s t=%.2f error=%d\n", "sample", t, errno);
 		return;
 	}
 	for (i = 0; i < npages; i++) {
 		if (status[i] < 0 || status[i] >= MAX_NODES)
 			continue;
 		per_node[status[i]]++;
-		if (is_hot(i, set)) {
+		if (is_hot(i, set))
 			hot_node[status[i]]++;
-		} else if (!is_hot(i, 0) && !is_hot(i, 1)) {
+		else if (!is_hot(i, 0) && !is_hot(i, 1))
 			cold_moved += status[i] != opt.start;
-		}
 	}
-	nodes[0] = hot_nodes[0] = '\0';
+	nodes[0] = '\0';
+	hot_nodes[0] = '\0';
 	for (n = 0; n < MAX_NODES; n++) {
 		if (per_node[n] && off < sizeof(nodes))
 			off += snprintf(nodes + off, sizeof(nodes) - off, "%s%d:%ld",
@@ -279,9 +281,9 @@ static void sample(double t, long nops, void **pages, int *status)
 			hoff += snprintf(hot_nodes + hoff, sizeof(hot_nodes) - hoff, "%s%d:%ld",
 					 hoff ? "," : "", n, hot_node[n]);
 	}
-	printf("sample t=%.2f ops=%ld hot=%ld hot_best=%ld hot_start=%ld cold_moved=%ld nodes=%s hot_nodes=%s\n",
-	       t, nops, nr_hot[set], hot_node[opt.best], hot_node[opt.start], cold_moved, nodes,
-	       hot_nodes[0] ? hot_nodes : "-");
+	printf("%s t=%.2f ops=%ld hot=%ld hot_best=%ld hot_start=%ld cold_moved=%ld",
+	       "sample", t, nops, nr_hot[set], hot_node[opt.best], hot_node[opt.start], cold_moved);
+	printf(" nodes=%s hot_nodes=%s\n", nodes, hot_nodes[0] ? hot_nodes : "-");
 	fflush(stdout);
 }
 
@@ -379,10 +381,12 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < npages; i++)
 		nr_cold += !is_hot(i, 0) && !is_hot(i, 1);
-	printf("# tierbench pages=%ld hot=%ld cold=%ld start=%d best=%d %s %s %s oracle=%d shift_s=%d procs=%d leave_mb=%zu\n",
-	       npages, nr_hot[0], nr_cold, opt.start, opt.best, opt.contiguous ? "contiguous" : "scattered",
-	       opt.zipf ? "zipf" : "uniform", opt.page_cache ? "page-cache" : "anonymous",
-	       opt.oracle, opt.shift_s, opt.procs, opt.leave);
+	printf("# tierbench pages=%ld hot=%ld cold=%ld start=%d best=%d ", npages, nr_hot[0],
+	       nr_cold, opt.start, opt.best);
+	printf("%s %s %s oracle=%d shift_s=%d procs=%d leave_mb=%zu\n",
+	       opt.contiguous ? "contiguous" : "scattered", opt.zipf ? "zipf" : "uniform",
+	       opt.page_cache ? "page-cache" : "anonymous", opt.oracle, opt.shift_s, opt.procs,
+	       opt.leave);
 	t0 = now();
 	sample(0, 0, pages, status);
 	for (p = 1; p < opt.procs; p++) {
@@ -414,7 +418,8 @@ int main(int argc, char **argv)
 		waitpid(child[p], NULL, 0);
 	getrusage(RUSAGE_SELF, &ru);
 	getrusage(RUSAGE_CHILDREN, &kids);	/* -P: the other processes */
-	printf("end t=%.2f ops_total=%ld utime=%.2f stime=%.2f\n", now() - t0, atomic_load(&ctl->ops),
+	printf("end t=%.2f ops_total=%ld utime=%.2f stime=%.2f\n", now() - t0,
+	       atomic_load(&ctl->ops),
 	       ru.ru_utime.tv_sec + kids.ru_utime.tv_sec +
 	       (ru.ru_utime.tv_usec + kids.ru_utime.tv_usec) / 1e6,
 	       ru.ru_stime.tv_sec + kids.ru_stime.tv_sec +
