@@ -3,9 +3,12 @@
 # Special memory is still memory: with a node special from boot, what the
 # kernel derives from the free pages of every node through the fallback
 # zonelist (nr_free_zone_pages(): min_free_kbytes, which sets every zone's
-# watermarks) must equal the unpatched base's on the same topology, and each
-# zone's min watermark must agree within 1% (managed pages differ by the
-# few pages our code and the explicit zonelists take). The base ignores
+# watermarks) must agree with the unpatched base's on the same topology
+# within 0.1%, and each zone's min watermark within 1%: managed pages differ
+# by the few pages our code and the explicit zonelists take, and with THP on
+# min_free_kbytes is 5% of those pages (63,016 against 63,020 KiB on
+# two-socket in one CI run). Leaving a special node out of the count would
+# move it by several percent on every topology used here. The base ignores
 # memattr=, so it sees the same machine without the policy.
 # Usage: compare-totals.sh TOPOLOGY...   one result line each
 set -euo pipefail
@@ -15,11 +18,11 @@ set -euo pipefail
 probe='echo "min_free_kbytes $(cat /proc/sys/vm/min_free_kbytes)"
 awk "/^Node/ { zone = \$2 \$4 } /^ +min / { print zone, \$1, \$2 }" /proc/zoneinfo'
 
-# base ours -> 0 when min_free_kbytes is equal and every zone's min within 1%
+# base ours -> 0 when min_free_kbytes is within 0.1% and every zone's min 1%
 agree() {
 	awk 'NR == FNR { base[$1 " " $2] = $NF; next }
 	     { k = $1 " " $2; b = base[k]; d = $NF - b; if (d < 0) d = -d
-	       if (!(k in base) || ($1 == "min_free_kbytes" && d) || d * 100 > b) bad++ }
+	       if (!(k in base) || ($1 == "min_free_kbytes" && d * 1000 > b) || d * 100 > b) bad++ }
 	     END { exit bad > 0 }' "$1" "$2"
 }
 

@@ -46,6 +46,9 @@ while read -r name result; do
 	ok/ok) echo "PASS mm-6.12/$name" ;;
 	ok/*) echo "FAIL mm-6.12/$name (passes on 6.12, ${ours:-missing} on memattr)" ;;
 	skip/*) echo "SKIP mm-6.12/$name (skipped on 6.12 too: $(grep -m1 "$name # SKIP" "$dir/base.out" | sed 's/.*# SKIP *//'))" ;;
+	# 6.12 failed this case in this run (shared_anon_htlb does now and
+	# then): ours is judged by itself, a pass is a pass.
+	*/ok) echo "PASS mm-6.12/$name (6.12 itself gave $result this run)" ;;
 	*) echo "SKIP mm-6.12/$name (fails on 6.12 as well: $result/$ours)" ;;
 	esac
 done <"$dir/base.cases"
