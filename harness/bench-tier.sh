@@ -3,8 +3,9 @@
 # Tiering benchmark (make bench): each scenario's topology booted once per
 # configuration and run, with the same workload (harness/bench/tierbench.c)
 # and sampler, under no tiering, the oracle placement, NUMA balancing in
-# tiering mode and DAMON migrate_hot/migrate_cold (two settings of its
-# nr_accesses threshold, the grid reported). Results and the report go to
+# tiering mode, DAMON migrate_hot/migrate_cold (two settings of its
+# nr_accesses threshold, the grid reported), memattr's kmemattrd with its
+# default knobs, and kmemattrd together with NUMA balancing. Results and the report go to
 # build/bench/. BENCH_QUICK=1: small region, short runs, one repetition.
 # BENCH_RUNS, BENCH_CONFIGS, BENCH_SCENARIOS override the defaults.
 # Usage: bench-tier.sh [--smoke]   (--smoke: one short run, for make check)
@@ -18,7 +19,7 @@ elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 else
 	size=1024 seconds=60 runs=${BENCH_RUNS:-3}
 fi
-configs=${BENCH_CONFIGS:-${configs:-none oracle nb2 damon1 damon5}}
+configs=${BENCH_CONFIGS:-${configs:-none oracle nb2 damon1 damon5 memattr memattr-nb2}}
 scenarios=${BENCH_SCENARIOS:-${scenarios:-s1 s2 s3 s4 s5}}
 out=$MA_BUILD/bench
 [ "${1:-}" = --smoke ] && out=$MA_LOGS/bench-smoke

@@ -891,6 +891,9 @@ static int __init memattr_policy_listen(void)
 }
 core_initcall(memattr_policy_listen);
 
+/* /sys/kernel/mm/memattr, for the daemon's group too; NULL if not made. */
+struct kobject *memattr_kobj;
+
 static int __init memattr_policy_sysfs_init(void)
 {
 	struct kobject *kobj;
@@ -900,9 +903,12 @@ static int __init memattr_policy_sysfs_init(void)
 	if (!kobj)
 		return -ENOMEM;
 	ret = sysfs_create_group(kobj, &memattr_policy_group);
-	if (ret)
+	if (ret) {
 		kobject_put(kobj);
-	return ret;
+		return ret;
+	}
+	memattr_kobj = kobj;
+	return 0;
 }
 subsys_initcall(memattr_policy_sysfs_init);
 

@@ -14,6 +14,7 @@
 struct alloc_context;
 struct attribute_group;
 struct device_attribute;
+struct kobject;
 struct page;
 struct zonelist;
 
@@ -34,6 +35,7 @@ enum memattr_order_mode {
 
 #ifdef CONFIG_MEMATTR
 DECLARE_STATIC_KEY_FALSE(memattr_special_in_use);
+extern struct kobject *memattr_kobj;
 
 void memattr_build_fallback(int local, int *order, int *nr, int *explicit_order,
 			    int *nr_explicit);

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KUnit tests for kmemattrd's decisions: heat history, hot and cold, the
+ * promotion target from the records and the rate limit. Included at the
+ * end of mm/memattr_daemon.c; expected values are worked out by hand.
+ */
+
+#ifdef CONFIG_MEMATTR_KUNIT_TEST
+
+#ifndef _MEMATTR_DAEMON_KUNIT_H
+#define _MEMATTR_DAEMON_KUNIT_H
+
+#include <kunit/test.h>
+
+/* The "default" topology: DRAM, CXL-like, HBM-like (no CPUs), slow node 3. */
+static const u32 daemon_latency[MAX_NUMNODES] = { 100, 300, 80, 600 };
+static const u32 daemon_bandwidth[MAX_NUMNODES] = { 20480, 5120, 102400, 2048 };
+
+static void memattr_daemon_test_age(struct kunit *test)
+{
+	/* page 0 hot in the newest pass, page 1 in all four, page 2 oldest */
+	u64 word = 0x1 | (0xfULL << 4) | (0x8ULL << 8) | (0x5ULL << 60);
+
+	word = memattr_heat_age_word(word);
+	KUNIT_EXPECT_EQ(test, word & 0xf, 0x2);
+	KUNIT_EXPECT_EQ(test, (word >> 4) & 0xf, 0xe);	/* the oldest pass falls off */
+	KUNIT_EXPECT_EQ(test, (word >> 8) & 0xf, 0x0);	/* not into page 3 either */
+	KUNIT_EXPECT_EQ(test, (word >> 12) & 0xf, 0x0);
+	KUNIT_EXPECT_EQ(test, word >> 60, 0xa);
+	/* four passes without access forget everything */
+	word = memattr_heat_age_word(memattr_heat_age_word(memattr_heat_age_word(word)));
+	KUNIT_EXPECT_EQ(test, word, 0);
+}
+
+static void memattr_daemon_test_get_set(struct kunit *test)
+{
+	struct memattr_heat *heat;
+	unsigned long pfn;
+
+	heat = kunit_kzalloc(test, struct_size(heat, words, 2), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, heat);
+	heat->start_pfn = 1000;
+	heat->nr_pages = 20;
+	memattr_heat_set(heat, 1015, 0x9);
+	memattr_heat_set(heat, 1016, 0x3);
+	KUNIT_EXPECT_EQ(test, memattr_heat_get(heat, 1015), 0x9);
+	KUNIT_EXPECT_EQ(test, memattr_heat_get(heat, 1016), 0x3);
+	for (pfn = 1000; pfn < 1020; pfn++)
+		if (pfn != 1015 && pfn != 1016)
+			KUNIT_EXPECT_EQ(test, memattr_heat_get(heat, pfn), 0);
+	memattr_heat_set(heat, 1015, 0);
+	KUNIT_EXPECT_EQ(test, memattr_heat_get(heat, 1015), 0);
+	KUNIT_EXPECT_EQ(test, memattr_heat_get(heat, 1016), 0x3);
+	KUNIT_EXPECT_TRUE(test, memattr_heat_covers(heat, 1019));
+	KUNIT_EXPECT_FALSE(test, memattr_heat_covers(heat, 1020));
+	KUNIT_EXPECT_FALSE(test, memattr_heat_covers(heat, 999));
+	KUNIT_EXPECT_FALSE(test, memattr_heat_covers(NULL, 1000));
+}
+
+static void memattr_daemon_test_hot_cold(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, memattr_heat_hot(0x5, 2));
+	KUNIT_EXPECT_FALSE(test, memattr_heat_hot(0x5, 3));
+	KUNIT_EXPECT_TRUE(test, memattr_heat_hot(0x1, 1));
+	KUNIT_EXPECT_FALSE(test, memattr_heat_hot(0x0, 1));
+	KUNIT_EXPECT_TRUE(test, memattr_heat_hot(0xf, 4));
+	/* cold only once the history spans four passes */
+	KUNIT_EXPECT_FALSE(test, memattr_heat_cold(0x0, 3));
+	KUNIT_EXPECT_TRUE(test, memattr_heat_cold(0x0, 4));
+	KUNIT_EXPECT_FALSE(test, memattr_heat_cold(0x8, 10));
+}
+
+static void memattr_daemon_test_faster(struct kunit *test)
+{
+	u32 latency[MAX_NUMNODES] = { 100, 100, 0 };
+	u32 bandwidth[MAX_NUMNODES] = { 1000, 2000, 9000 };
+
+	KUNIT_EXPECT_TRUE(test, memattr_faster(daemon_latency, daemon_bandwidth, 2, 0));
+	KUNIT_EXPECT_FALSE(test, memattr_faster(daemon_latency, daemon_bandwidth, 0, 2));
+	/* equal latency: bandwidth decides; equal both: neither */
+	KUNIT_EXPECT_TRUE(test, memattr_faster(latency, bandwidth, 1, 0));
+	KUNIT_EXPECT_FALSE(test, memattr_faster(latency, bandwidth, 0, 0));
+	/* an unknown latency is never faster or slower */
+	KUNIT_EXPECT_FALSE(test, memattr_faster(latency, bandwidth, 2, 0));
+	KUNIT_EXPECT_FALSE(test, memattr_faster(latency, bandwidth, 0, 2));
+}
+
+static void memattr_daemon_test_pick(struct kunit *test)
+{
+	long room[MAX_NUMNODES] = { 1000, 1000, 1000, 1000 };
+	nodemask_t all = NODE_MASK_NONE, mask;
+	int best, nid;
+
+	for (nid = 0; nid < 4; nid++)
+		node_set(nid, all);
+	/* slow node 3: the CPU-less HBM node 2 is fastest */
+	KUNIT_EXPECT_EQ(test, memattr_pick_faster(3, daemon_latency, daemon_bandwidth,
+						  &all, room, 1, &best), 2);
+	KUNIT_EXPECT_EQ(test, best, 2);
+	/* nothing is faster than the fastest */
+	KUNIT_EXPECT_EQ(test, memattr_pick_faster(2, daemon_latency, daemon_bandwidth,
+						  &all, room, 1, &best), NUMA_NO_NODE);
+	KUNIT_EXPECT_EQ(test, best, NUMA_NO_NODE);
+	/* node 2 special (not a candidate): DRAM */
+	mask = all;
+	node_clear(2, mask);
+	KUNIT_EXPECT_EQ(test, memattr_pick_faster(3, daemon_latency, daemon_bandwidth,
+						  &mask, room, 1, &best), 0);
+	/* node 2 full: the next fastest now, and node 2 wanted */
+	room[2] = 511;
+	KUNIT_EXPECT_EQ(test, memattr_pick_faster(1, daemon_latency, daemon_bandwidth,
+						  &all, room, 512, &best), 0);
+	KUNIT_EXPECT_EQ(test, best, 2);
+	/* bound to the slow nodes 1 and 3: from 3 only 1 is allowed */
+	nodes_clear(mask);
+	node_set(1, mask);
+	node_set(3, mask);
+	KUNIT_EXPECT_EQ(test, memattr_pick_faster(3, daemon_latency, daemon_bandwidth,
+						  &mask, room, 1, &best), 1);
+	/* bound to node 3 alone: nowhere */
+	node_clear(1, mask);
+	KUNIT_EXPECT_EQ(test, memattr_pick_faster(3, daemon_latency, daemon_bandwidth,
+						  &mask, room, 1, &best), NUMA_NO_NODE);
+	KUNIT_EXPECT_EQ(test, best, NUMA_NO_NODE);
+}
+
+static void memattr_daemon_test_rate(struct kunit *test)
+{
+	struct memattr_rate rate = { .tokens = 0 };
+	long per_second = 256L << (20 - PAGE_SHIFT);
+
+	/* half a second of 256 MB/s */
+	rate.tokens = memattr_rate_refill(0, HZ / 2, 256);
+	KUNIT_EXPECT_EQ(test, rate.tokens, per_second * (HZ / 2) / HZ);
+	/* never more than a second's worth, however long it slept */
+	KUNIT_EXPECT_EQ(test, memattr_rate_refill(rate.tokens, 10 * HZ, 256), per_second);
+	KUNIT_EXPECT_EQ(test, memattr_rate_refill(per_second, HZ / 2, 256), per_second);
+	/* a take the bucket cannot cover takes nothing */
+	rate.tokens = 100;
+	KUNIT_EXPECT_FALSE(test, memattr_rate_take(&rate, 512));
+	KUNIT_EXPECT_EQ(test, rate.tokens, 100);
+	KUNIT_EXPECT_TRUE(test, memattr_rate_take(&rate, 100));
+	KUNIT_EXPECT_EQ(test, rate.tokens, 0);
+}
+
+static struct kunit_case memattr_daemon_test_cases[] = {
+	KUNIT_CASE(memattr_daemon_test_age),
+	KUNIT_CASE(memattr_daemon_test_get_set),
+	KUNIT_CASE(memattr_daemon_test_hot_cold),
+	KUNIT_CASE(memattr_daemon_test_faster),
+	KUNIT_CASE(memattr_daemon_test_pick),
+	KUNIT_CASE(memattr_daemon_test_rate),
+	{}
+};
+
+static struct kunit_suite memattr_daemon_test_suite = {
+	.name = "memattr_daemon",
+	.test_cases = memattr_daemon_test_cases,
+};
+
+kunit_test_suite(memattr_daemon_test_suite);
+
+#endif /* _MEMATTR_DAEMON_KUNIT_H */
+#endif /* CONFIG_MEMATTR_KUNIT_TEST */

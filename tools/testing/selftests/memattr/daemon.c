@@ -1,0 +1,754 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmemattrd in a booted kernel: hot pages reach the node the booted
+ * topology says is fastest (a memory-only node included), cold ones stay,
+ * bind policies, cpusets and special nodes are obeyed, unmapped page cache
+ * is promoted, a shifting hot set is followed with demotion, and no byte
+ * is lost on the way. Placement is read with move_pages(2), counts from
+ * /proc/vmstat; expected nodes come from /memattr/topology.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <numa.h>
+#include <numaif.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+#include "topology.h"
+
+#define MIB		(1ULL << 20)
+#define REGION		(16 * MIB)	/* each test's working region */
+#define HOT_EVERY	10		/* every 10th page is hot: a 10% hot set */
+#define DAEMON_DIR	"/sys/kernel/mm/memattr/daemon"
+#define THP_ENABLED	"/sys/kernel/mm/transparent_hugepage/enabled"
+#define CG_ROOT		"/sys/fs/cgroup"
+#define CG_DIR		CG_ROOT "/memattr-daemon"
+#define TMPFS_DIR	"/tmp/memattr-daemon"
+/*
+ * The test runs the daemon every 100 ms with the default budget, which
+ * covers the few thousand entries of a test in one wakeup: a hot page is
+ * found after hot_threshold (2) passes, then moved within the rate limit
+ * (256 MB/s, 1.6 MiB of hot set). About 0.3 s on hardware; TCG runs the
+ * walk 10-50x slower, so 20 s is the bound, and tests report what they took.
+ */
+#define INTERVAL_MS	"100"
+#define SETTLE_S	20
+#define QUIET_S		2	/* ~20 passes: what must not move has had its chance */
+
+/* A node's read latency and bandwidth as the records will show them. */
+static unsigned long long topo_read(const struct topo *t, int n, int ma, int perf)
+{
+	const struct topo_node *node = &t->node[n];
+
+	if (node->memattr[ma] >= 0)
+		return node->memattr[ma];
+	return node->has_access ? node->access[perf] : 0;
+}
+
+static unsigned long long latency(const struct topo *t, int n)
+{
+	return topo_read(t, n, TOPO_MA_READ_LATENCY, TOPO_READ_LATENCY);
+}
+
+static unsigned long long bandwidth(const struct topo *t, int n)
+{
+	return topo_read(t, n, TOPO_MA_READ_BANDWIDTH, TOPO_READ_BANDWIDTH);
+}
+
+/* Documented: the daemon moves pages of nodes with memory, a latency, not special. */
+static bool tracked(const struct topo *t, int n)
+{
+	return t->node[n].mem_bytes && !(t->online_empty & (1ULL << n)) &&
+	       t->node[n].memattr[TOPO_MA_SPECIAL] != 1 && latency(t, n);
+}
+
+/* Documented order: lower read latency, then higher read bandwidth. */
+static bool faster(const struct topo *t, int a, int b)
+{
+	if (latency(t, a) != latency(t, b))
+		return latency(t, a) < latency(t, b);
+	return bandwidth(t, a) > bandwidth(t, b);
+}
+
+/* The fastest tracked node of @allowed faster than @src, -1 if none. */
+static int fastest(const struct topo *t, int src, unsigned long long allowed)
+{
+	int n, best = -1;
+
+	for (n = 0; n < t->nr_nodes; n++)
+		if (tracked(t, n) && (allowed >> n & 1) && faster(t, n, src) &&
+		    (best < 0 || faster(t, n, best)))
+			best = n;
+	return best;
+}
+
+/* The slowest tracked node with room for the region, -1 if none. */
+static int slowest(const struct topo *t)
+{
+	int n, worst = -1;
+
+	for (n = 0; n < t->nr_nodes; n++)
+		if (tracked(t, n) && t->node[n].mem_bytes >= 3 * REGION &&
+		    (worst < 0 || faster(t, worst, n)))
+			worst = n;
+	return worst;
+}
+
+static long long vmstat(const char *name)
+{
+	char key[64];
+	long long val;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", key, &val) == 2) {
+		if (!strcmp(key, name)) {
+			fclose(f);
+			return val;
+		}
+	}
+	fclose(f);
+	return -1;
+}
+
+/* 0, or the -errno a write of @val to the daemon's knob @name failed with. */
+static int knob(const char *name, const char *val)
+{
+	return sysfs_write_str(val, DAEMON_DIR "/%s", name) ? -errno : 0;
+}
+
+/* The node of every page of [@p, @p + @bytes), -errno where unmapped. */
+static int *where(char *p, size_t bytes)
+{
+	long ps = getpagesize(), n = bytes / ps, i;
+	void **pages = calloc(n, sizeof(*pages));
+	int *status = calloc(n, sizeof(*status));
+
+	if (pages && status) {
+		for (i = 0; i < n; i++)
+			pages[i] = p + i * ps;
+		if (!move_pages(0, n, pages, NULL, status, 0)) {
+			free(pages);
+			return status;
+		}
+	}
+	free(pages);
+	free(status);
+	return NULL;
+}
+
+struct placement {
+	long hot_on;		/* hot pages on the expected node */
+	long hot;		/* hot pages */
+	long cold_moved;	/* cold pages no longer on the start node */
+	long cold;		/* cold pages */
+	long on_special;	/* pages on a node the topology makes special */
+};
+
+static int place(const struct topo *t, char *p, size_t bytes, int start, int target,
+		 int hot_offset, struct placement *out)
+{
+	long i, n = bytes / getpagesize();
+	int *status = where(p, bytes);
+
+	if (!status)
+		return -1;
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < n; i++) {
+		int nid = status[i];
+
+		if (nid >= 0 && nid < t->nr_nodes &&
+		    t->node[nid].memattr[TOPO_MA_SPECIAL] == 1)
+			out->on_special++;
+		if (i % HOT_EVERY == hot_offset) {
+			out->hot++;
+			out->hot_on += nid == target;
+		} else {
+			out->cold++;
+			out->cold_moved += nid != start;
+		}
+	}
+	free(status);
+	return 0;
+}
+
+/* ---- the workload: a thread touching the hot pages ---- */
+
+struct hot_loop {
+	pthread_t thread;
+	char *p;		/* region, or NULL to pread @fd */
+	int fd;			/* tmpfs file for page-cache tests */
+	size_t bytes;
+	volatile int offset;	/* hot pages are i % HOT_EVERY == offset */
+	volatile bool stop;
+};
+
+static void *hot_loop_fn(void *arg)
+{
+	struct hot_loop *h = arg;
+	long ps = getpagesize(), i, n = h->bytes / ps;
+	char buf[64];
+
+	while (!h->stop) {
+		for (i = h->offset; i < n && !h->stop; i += HOT_EVERY) {
+			if (h->p)
+				(void)*(volatile char *)(h->p + i * ps);
+			else if (pread(h->fd, buf, sizeof(buf), i * ps) < 0)
+				return NULL;
+		}
+		usleep(1000);
+	}
+	return NULL;
+}
+
+static int hot_loop_start(struct hot_loop *h, char *p, int fd, size_t bytes)
+{
+	h->p = p;
+	h->fd = fd;
+	h->bytes = bytes;
+	h->offset = 0;
+	h->stop = false;
+	return pthread_create(&h->thread, NULL, hot_loop_fn, h);
+}
+
+static void hot_loop_stop(struct hot_loop *h)
+{
+	h->stop = true;
+	pthread_join(h->thread, NULL);
+}
+
+/* Anonymous memory faulted on @nid, left with the default policy. */
+static char *region_on(int nid, size_t bytes, bool keep_bind)
+{
+	unsigned long mask = 1UL << nid;
+	char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t i;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if (mbind(p, bytes, MPOL_BIND, &mask, sizeof(mask) * 8, 0))
+		goto fail;
+	for (i = 0; i < bytes; i += 8)
+		*(unsigned long *)(p + i) = (unsigned long)(p + i) * 2654435761UL;
+	if (!keep_bind && mbind(p, bytes, MPOL_DEFAULT, NULL, 0, 0))
+		goto fail;
+	return p;
+fail:
+	munmap(p, bytes);
+	return NULL;
+}
+
+static long corrupt_words(char *p, size_t bytes)
+{
+	long bad = 0;
+	size_t i;
+
+	for (i = 0; i < bytes; i += 8)
+		bad += *(unsigned long *)(p + i) != (unsigned long)(p + i) * 2654435761UL;
+	return bad;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+FIXTURE(daemon) {
+	struct topo topo;	/* the booted topology */
+	int start;		/* slowest tracked node: where regions start */
+	int target;		/* fastest node faster than it */
+	char thp[64];		/* THP mode before the test */
+};
+
+FIXTURE_SETUP(daemon)
+{
+	if (topo_load(&self->topo, NULL))
+		SKIP(return, "no topology file (not booted by harness/vm): %s", strerror(errno));
+	self->thp[0] = 0;
+	TOPO_NEED(&self->topo, !access(DAEMON_DIR "/enabled", W_OK), DAEMON_DIR);
+	/* the debug pass has the CI's minutes for every test: one topology */
+	if (self->topo.debug_kernel && strcmp(self->topo.name, "default"))
+		SKIP(return, "debug kernel: the daemon's tests run on default only");
+	self->start = slowest(&self->topo);
+	self->target = self->start < 0 ? -1 :
+		       fastest(&self->topo, self->start, ~0ULL);
+	if (self->target < 0)
+		SKIP(return, "topology %s has no tracked node faster than another",
+		     self->topo.name);
+	/* hot and cold 4 KiB pages must not share a huge page */
+	sysfs_read_str(self->thp, sizeof(self->thp), THP_ENABLED);
+	ASSERT_EQ(0, sysfs_write_str("never", THP_ENABLED));
+	ASSERT_EQ(0, knob("scan_interval_ms", INTERVAL_MS));
+	TH_LOG("start node %d, fastest node %d", self->start, self->target);
+}
+
+FIXTURE_TEARDOWN(daemon)
+{
+	char *mode = strchr(self->thp, '['), *end;
+
+	_metadata->trigger = 0;
+	knob("enabled", "0");
+	knob("scan_interval_ms", "1000");
+	knob("demote_watermark", "2");
+	if (mode && (end = strchr(mode, ']'))) {
+		*end = 0;
+		sysfs_write_str(mode + 1, THP_ENABLED);
+	}
+}
+
+/* Wait until 90% of the hot pages are on @target; the seconds it took, or -1. */
+static double settle(const struct topo *t, char *p, size_t bytes, int start,
+		     int target, int offset, struct placement *pl)
+{
+	double t0 = now_s();
+
+	while (now_s() - t0 < SETTLE_S) {
+		if (place(t, p, bytes, start, target, offset, pl))
+			return -1;
+		if (pl->hot_on * 10 >= pl->hot * 9)
+			return now_s() - t0;
+		usleep(250000);
+	}
+	return -1;
+}
+
+TEST_F_TIMEOUT(daemon, hot_set_promoted, 120)
+{
+	long long before = vmstat("memattr_promote_success");
+	struct placement pl;
+	struct hot_loop h;
+	double took;
+	char *p = region_on(self->start, REGION, false);
+
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, hot_loop_start(&h, p, -1, REGION));
+	ASSERT_EQ(0, knob("enabled", "1"));
+	took = settle(&self->topo, p, REGION, self->start, self->target, 0, &pl);
+	/* let it run on: cold pages must stay, hot ones must not come back */
+	sleep(2);
+	hot_loop_stop(&h);
+	ASSERT_EQ(0, place(&self->topo, p, REGION, self->start, self->target, 0, &pl));
+	TH_LOG("%.1f s to 90%%; hot %ld/%ld on node %d, cold moved %ld/%ld, promoted %lld pages",
+	       took, pl.hot_on, pl.hot, self->target, pl.cold_moved, pl.cold,
+	       vmstat("memattr_promote_success") - before);
+	EXPECT_LE(0, took);
+	EXPECT_GE(pl.hot_on * 10, pl.hot * 9);
+	EXPECT_LT(pl.cold_moved * 20, pl.cold);		/* < 5% */
+	EXPECT_EQ(0, pl.on_special);
+	EXPECT_GE(vmstat("memattr_promote_success") - before, pl.hot_on);
+	EXPECT_EQ(0, corrupt_words(p, REGION));
+	munmap(p, REGION);
+}
+
+TEST_F_TIMEOUT(daemon, off_moves_nothing, 60)
+{
+	long long before = vmstat("memattr_promote_success");
+	struct placement pl;
+	struct hot_loop h;
+	char *p = region_on(self->start, REGION, false);
+
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, hot_loop_start(&h, p, -1, REGION));
+	sleep(QUIET_S);
+	hot_loop_stop(&h);
+	ASSERT_EQ(0, place(&self->topo, p, REGION, self->start, self->target, 0, &pl));
+	EXPECT_EQ(0, pl.hot_on);
+	EXPECT_EQ(0, pl.cold_moved);
+	EXPECT_EQ(before, vmstat("memattr_promote_success"));
+	munmap(p, REGION);
+}
+
+TEST_F_TIMEOUT(daemon, bind_obeyed, 60)
+{
+	long long before = vmstat("memattr_promote_success");
+	struct placement pl;
+	struct hot_loop h;
+	char *p = region_on(self->start, REGION, true);
+
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, hot_loop_start(&h, p, -1, REGION));
+	ASSERT_EQ(0, knob("enabled", "1"));
+	sleep(QUIET_S);
+	hot_loop_stop(&h);
+	ASSERT_EQ(0, place(&self->topo, p, REGION, self->start, self->target, 0, &pl));
+	TH_LOG("bound to node %d: %ld hot and %ld cold pages left it, %lld promoted in all",
+	       self->start, pl.hot_on, pl.cold_moved,
+	       vmstat("memattr_promote_success") - before);
+	EXPECT_EQ(0, pl.hot_on);
+	EXPECT_EQ(0, pl.cold_moved);
+	munmap(p, REGION);
+}
+
+/* Join a cgroup v2 cpuset whose mems leave out @excluded. */
+static int join_cpuset_without(const struct topo *t, int excluded)
+{
+	char mems[256] = "", pid[32];
+	int n;
+
+	mkdir(CG_ROOT, 0755);
+	if (access(CG_ROOT "/cgroup.controllers", R_OK) &&
+	    mount("none", CG_ROOT, "cgroup2", 0, NULL))
+		return -1;
+	if (sysfs_write_str("+cpuset", CG_ROOT "/cgroup.subtree_control"))
+		return -1;
+	if (mkdir(CG_DIR, 0755) && errno != EEXIST)
+		return -1;
+	for (n = 0; n < t->nr_nodes; n++)
+		if (n != excluded && t->node[n].mem_bytes &&
+		    !(t->online_empty & (1ULL << n)))
+			snprintf(mems + strlen(mems), sizeof(mems) - strlen(mems),
+				 "%s%d", mems[0] ? "," : "", n);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	if (sysfs_write_str(mems, CG_DIR "/cpuset.mems") ||
+	    sysfs_write_str(pid, CG_DIR "/cgroup.procs"))
+		return -1;
+	return 0;
+}
+
+TEST_F_TIMEOUT(daemon, cpuset_obeyed, 120)
+{
+	int next = fastest(&self->topo, self->start, ~0ULL & ~(1ULL << self->target));
+	struct placement pl;
+	struct hot_loop h;
+	double took;
+	char *p;
+
+	if (next < 0)
+		SKIP(return, "topology %s has one node faster than node %d",
+		     self->topo.name, self->start);
+	ASSERT_EQ(0, join_cpuset_without(&self->topo, self->target));
+	p = region_on(self->start, REGION, false);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, hot_loop_start(&h, p, -1, REGION));
+	ASSERT_EQ(0, knob("enabled", "1"));
+	took = settle(&self->topo, p, REGION, self->start, next, 0, &pl);
+	hot_loop_stop(&h);
+	ASSERT_EQ(0, place(&self->topo, p, REGION, self->start, self->target, 0, &pl));
+	TH_LOG("cpuset without node %d: %.1f s to 90%% on node %d; %ld hot on node %d",
+	       self->target, took, next, pl.hot_on, self->target);
+	EXPECT_LE(0, took);
+	EXPECT_EQ(0, pl.hot_on);
+	munmap(p, REGION);
+	sysfs_write_str("1", CG_ROOT "/cgroup.procs");	/* back to the root */
+	rmdir(CG_DIR);
+}
+
+TEST_F_TIMEOUT(daemon, special_stays, 60)
+{
+	unsigned long mask;
+	struct hot_loop h;
+	long i, moved = 0, n = REGION / getpagesize();
+	int s, *status;
+	char *p;
+
+	for (s = 0; s < self->topo.nr_nodes; s++)
+		if (self->topo.node[s].memattr[TOPO_MA_SPECIAL] == 1 &&
+		    self->topo.node[s].mem_bytes >= 3 * REGION && latency(&self->topo, s))
+			break;
+	if (s == self->topo.nr_nodes)
+		SKIP(return, "topology %s makes no node with memory special at boot",
+		     self->topo.name);
+	/* preferred, then default: nothing but the daemon would keep it there */
+	mask = 1UL << s;
+	p = mmap(NULL, REGION, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, mbind(p, REGION, MPOL_PREFERRED, &mask, sizeof(mask) * 8, 0));
+	memset(p, 1, REGION);
+	ASSERT_EQ(0, mbind(p, REGION, MPOL_DEFAULT, NULL, 0, 0));
+	ASSERT_EQ(0, hot_loop_start(&h, p, -1, REGION));
+	ASSERT_EQ(0, knob("enabled", "1"));
+	sleep(QUIET_S);
+	hot_loop_stop(&h);
+	status = where(p, REGION);
+	ASSERT_NE(NULL, status);
+	for (i = 0; i < n; i++)
+		moved += status[i] != s;
+	TH_LOG("special node %d: %ld of %ld pages left it", s, moved, n);
+	EXPECT_EQ(0, moved);
+	free(status);
+	munmap(p, REGION);
+}
+
+TEST_F_TIMEOUT(daemon, page_cache_promoted, 120)
+{
+	unsigned long mask = 1UL << self->start;
+	char path[64], *buf, *map;
+	struct placement pl;
+	struct hot_loop h;
+	double t0, took = -1;
+	int fd;
+
+	mkdir(TMPFS_DIR, 0755);
+	ASSERT_EQ(0, mount("tmpfs", TMPFS_DIR, "tmpfs", 0, "size=128m"));
+	snprintf(path, sizeof(path), TMPFS_DIR "/file");
+	fd = open(path, O_RDWR | O_CREAT, 0600);
+	ASSERT_LE(0, fd);
+	buf = malloc(MIB);
+	ASSERT_NE(NULL, buf);
+	memset(buf, 0x5a, MIB);
+	/* the file's pages on the slow node, then the policy dropped */
+	ASSERT_EQ(0, set_mempolicy(MPOL_BIND, &mask, sizeof(mask) * 8));
+	for (int i = 0; i < REGION / MIB; i++)
+		ASSERT_EQ(MIB, pwrite(fd, buf, MIB, i * MIB));
+	ASSERT_EQ(0, set_mempolicy(MPOL_DEFAULT, NULL, 0));
+	ASSERT_EQ(0, hot_loop_start(&h, NULL, fd, REGION));
+	ASSERT_EQ(0, knob("enabled", "1"));
+	t0 = now_s();
+	/* the pages are mapped only for the moment of each query */
+	while (now_s() - t0 < SETTLE_S) {
+		sleep(1);
+		map = mmap(NULL, REGION, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+		ASSERT_NE(MAP_FAILED, map);
+		ASSERT_EQ(0, place(&self->topo, map, REGION, self->start, self->target,
+				   0, &pl));
+		munmap(map, REGION);
+		if (pl.hot_on * 10 >= pl.hot * 9) {
+			took = now_s() - t0;
+			break;
+		}
+	}
+	hot_loop_stop(&h);
+	TH_LOG("page cache: %.0f s to 90%%; hot %ld/%ld on node %d, cold moved %ld/%ld",
+	       took, pl.hot_on, pl.hot, self->target, pl.cold_moved, pl.cold);
+	EXPECT_LE(0, took);
+	EXPECT_LT(pl.cold_moved * 20, pl.cold);
+	for (int i = 0; i < REGION / MIB; i++) {
+		char *chunk = malloc(MIB);
+
+		ASSERT_EQ(MIB, pread(fd, chunk, MIB, i * MIB));
+		EXPECT_EQ(0, memcmp(chunk, buf, MIB));
+		free(chunk);
+	}
+	close(fd);
+	free(buf);
+	umount(TMPFS_DIR);
+}
+
+/*
+ * Free KiB of @nid above its zones' high watermarks, from /proc/zoneinfo;
+ * ZONE_DMA left out, as lowmem_reserve keeps user pages out of it.
+ */
+static long long room_kb(int nid)
+{
+	long long room = 0, v;
+	char line[256], zone[32];
+	bool counted = false;
+	int node = -1;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Node %d, zone %31s", &node, zone) == 2) {
+			counted = node == nid && strcmp(zone, "DMA");
+			continue;
+		}
+		if (!counted)
+			continue;
+		if (sscanf(line, " pages free %lld", &v) == 1)
+			room += v * (getpagesize() / 1024);
+		else if (sscanf(line, " high %lld", &v) == 1)
+			room -= v * (getpagesize() / 1024);
+	}
+	fclose(f);
+	return room;
+}
+
+/*
+ * A child holding @bytes on @nid until killed, mlocked so that the daemon
+ * leaves them there without the child having to keep them hot; its pid
+ * once it has them.
+ */
+static pid_t hot_filler(int nid, size_t bytes)
+{
+	int ready[2];
+	pid_t pid;
+	char c = 0;
+	char *p;
+
+	if (pipe(ready))
+		return -1;
+	pid = fork();
+	if (pid) {
+		close(ready[1]);
+		if (pid < 0 || read(ready[0], &c, 1) != 1)
+			pid = -1;
+		close(ready[0]);
+		return pid;
+	}
+	p = region_on(nid, bytes, true);
+	if (!p || mlock(p, bytes))
+		_exit(1);
+	if (write(ready[1], &c, 1) != 1)
+		_exit(1);
+	for (;;)
+		pause();
+}
+
+/* Children that fork, dirty a page of the region (COW) and exit. */
+static void churn(char *p)
+{
+	for (int i = 0; i < 8; i++) {
+		pid_t pid = fork();
+
+		if (!pid) {
+			p[i * getpagesize()] ^= 1;
+			_exit(0);
+		}
+		waitpid(pid, NULL, 0);
+	}
+}
+
+#define SHIFT_REGION	(4 * REGION)
+
+TEST_F_TIMEOUT(daemon, shift_demotes_and_keeps_data, 180)
+{
+	/* hot sets well above the slack the fast node keeps */
+	size_t hot_bytes = SHIFT_REGION / HOT_EVERY;
+	struct placement a, b;
+	long long room, demoted = vmstat("memattr_demote_success");
+	long long promoted = vmstat("memattr_promote_success");
+	long long failed = vmstat("memattr_promote_fail");
+	struct hot_loop h;
+	double took_a, took_b;
+	pid_t filler = 0;
+	char *p;
+
+	/* the fast node left with room for one hot set by a locked filler */
+	ASSERT_EQ(0, knob("demote_watermark", "0"));
+	room = room_kb(self->target);
+	ASSERT_LT(0, room);
+	/*
+	 * Room for set A and 4 MiB (per-CPU free lists hide some), not for
+	 * both sets: a node without room for a hot folio's pages sends it to
+	 * the next fastest one, until demotion makes room.
+	 */
+	if (room * 1024 > (long long)(hot_bytes + 4 * MIB)) {
+		filler = hot_filler(self->target, room * 1024 - hot_bytes - 4 * MIB);
+		ASSERT_LT(0, filler);
+	}
+	p = region_on(self->start, SHIFT_REGION, false);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, hot_loop_start(&h, p, -1, SHIFT_REGION));
+	ASSERT_EQ(0, knob("enabled", "1"));
+	took_a = settle(&self->topo, p, SHIFT_REGION, self->start, self->target, 0, &a);
+	/* the hot set moves: set B must displace set A */
+	h.offset = HOT_EVERY / 2;
+	churn(p);
+	took_b = settle(&self->topo, p, SHIFT_REGION, self->start, self->target,
+			HOT_EVERY / 2, &b);
+	hot_loop_stop(&h);
+	ASSERT_EQ(0, place(&self->topo, p, SHIFT_REGION, self->start, self->target, 0, &a));
+	TH_LOG("set A %.1f s, set B %.1f s to 90%% on node %d; set A left on it %ld/%ld; demoted %lld, promoted %lld, failed %lld pages",
+	       took_a, took_b, self->target, a.hot_on, a.hot,
+	       vmstat("memattr_demote_success") - demoted,
+	       vmstat("memattr_promote_success") - promoted,
+	       vmstat("memattr_promote_fail") - failed);
+	if (filler) {
+		kill(filler, SIGKILL);
+		waitpid(filler, NULL, 0);
+	}
+	EXPECT_LE(0, took_a);
+	EXPECT_LE(0, took_b);
+	/*
+	 * B found room through demotion alone. What went is the coldest; on
+	 * a fast node with CPUs other tasks' idle pages compete with set A.
+	 */
+	EXPECT_GT(vmstat("memattr_demote_success") - demoted, 0);
+	EXPECT_EQ(0, corrupt_words(p + 8 * getpagesize(),
+				   SHIFT_REGION - 8 * getpagesize()));
+	munmap(p, SHIFT_REGION);
+}
+
+TEST_F_TIMEOUT(daemon, knobs_refuse_junk, 60)
+{
+	static const char *const files[] = {
+		"enabled", "scan_interval_ms", "hot_threshold", "scan_budget",
+		"rate_limit_MBps", "demote_watermark",
+	};
+	static const char *const junk[] = {
+		"-1", "x", "1x", "99999999999999999999", "0x10", "1 2", " ",
+	};
+	char before[64], after[64];
+
+	for (unsigned int f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		ASSERT_LE(0, sysfs_read_str(before, sizeof(before), DAEMON_DIR "/%s",
+					    files[f]));
+		for (unsigned int j = 0; j < sizeof(junk) / sizeof(junk[0]); j++) {
+			EXPECT_EQ(-EINVAL, knob(files[f], junk[j]))
+				TH_LOG("%s <- '%s'", files[f], junk[j]);
+			sysfs_read_str(after, sizeof(after), DAEMON_DIR "/%s", files[f]);
+			EXPECT_STREQ(before, after);
+		}
+	}
+	/* the ends of each documented range */
+	EXPECT_EQ(-EINVAL, knob("hot_threshold", "0"));
+	EXPECT_EQ(-EINVAL, knob("hot_threshold", "5"));
+	EXPECT_EQ(0, knob("hot_threshold", "4"));
+	EXPECT_EQ(0, knob("hot_threshold", "2"));
+	EXPECT_EQ(-EINVAL, knob("scan_interval_ms", "9"));
+	EXPECT_EQ(-EINVAL, knob("scan_interval_ms", "60001"));
+	EXPECT_EQ(-EINVAL, knob("enabled", "2"));
+	EXPECT_EQ(-EINVAL, knob("demote_watermark", "51"));
+	EXPECT_EQ(-EINVAL, knob("rate_limit_MBps", "0"));
+	EXPECT_EQ(-EINVAL, knob("scan_budget", "511"));
+	EXPECT_EQ(-EACCES, knob("metadata_bytes", "1"));
+}
+
+TEST_F_TIMEOUT(daemon, toggled_under_load_no_leak, 120)
+{
+	unsigned long long free_before, free_after, bytes;
+	struct hot_loop h;
+	char *p;
+
+	ASSERT_EQ(0, knob("enabled", "1"));
+	sleep(1);
+	/* metadata: 4 bits per page of every tracked node, no more */
+	ASSERT_EQ(0, sysfs_read_u64(&bytes, DAEMON_DIR "/metadata_bytes"));
+	TH_LOG("metadata %llu bytes", bytes);
+	EXPECT_LT(0, bytes);
+	ASSERT_EQ(0, knob("enabled", "0"));
+	ASSERT_EQ(0, sysfs_read_u64(&bytes, DAEMON_DIR "/metadata_bytes"));
+	EXPECT_EQ(0, bytes);
+	ASSERT_EQ(0, node_meminfo_kb(self->target, "MemFree", &free_before));
+	for (int round = 0; round < 2; round++) {
+		p = region_on(self->start, REGION, false);
+		ASSERT_NE(NULL, p);
+		ASSERT_EQ(0, hot_loop_start(&h, p, -1, REGION));
+		for (int i = 0; i < 6; i++) {
+			ASSERT_EQ(0, knob("enabled", i % 2 ? "0" : "1"));
+			ASSERT_EQ(0, knob("hot_threshold", i % 3 ? "1" : "2"));
+			ASSERT_EQ(0, knob("scan_interval_ms", i % 2 ? "10" : "100"));
+			usleep(300000);
+		}
+		hot_loop_stop(&h);
+		EXPECT_EQ(0, corrupt_words(p, REGION));
+		munmap(p, REGION);
+	}
+	ASSERT_EQ(0, knob("enabled", "0"));
+	ASSERT_EQ(0, sysfs_read_u64(&bytes, DAEMON_DIR "/metadata_bytes"));
+	EXPECT_EQ(0, bytes);
+	ASSERT_EQ(0, node_meminfo_kb(self->target, "MemFree", &free_after));
+	/* freed regions and per-CPU lists: within 4 MiB of where it started */
+	TH_LOG("node %d MemFree %llu -> %llu KiB", self->target, free_before, free_after);
+	EXPECT_LT(free_before, free_after + 4096);
+}
+
+TEST_HARNESS_MAIN
