@@ -772,21 +772,6 @@ static void valid_value(const struct target *t, char *buf, size_t len)
 	}
 }
 
-/* Drop CAP_SYS_ADMIN from every set of this task; 0 or -1. */
-static int drop_cap_sys_admin(void)
-{
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
-	unsigned int bit = 1U << CAP_SYS_ADMIN;	/* in the first word */
-
-	if (syscall(SYS_capget, &hdr, data))
-		return -1;
-	data[0].effective &= ~bit;
-	data[0].permitted &= ~bit;
-	data[0].inheritable &= ~bit;
-	return syscall(SYS_capset, &hdr, data);
-}
-
 /*
  * In a child: open every file for writing (as @uid if not root) and write
  * a valid value; count the attempts not refused with @want. The exit

@@ -589,19 +589,6 @@ static int try_writes(void)
 	return bad;
 }
 
-/* Drop CAP_SYS_ADMIN but stay uid 0: the file opens, the write must not pass. */
-static int drop_sys_admin(void)
-{
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2];
-
-	if (syscall(SYS_capget, &hdr, data))
-		return -1;
-	data[CAP_SYS_ADMIN / 32].effective &= ~(1U << (CAP_SYS_ADMIN % 32));
-	data[CAP_SYS_ADMIN / 32].permitted &= ~(1U << (CAP_SYS_ADMIN % 32));
-	return syscall(SYS_capset, &hdr, data);
-}
-
 /* Neither uid 65534 nor root without CAP_SYS_ADMIN may write; anyone may read. */
 TEST_F(records, unprivileged_writes)
 {
@@ -620,7 +607,7 @@ TEST_F(records, unprivileged_writes)
 		if (!pid) {
 			if (i == 0 && (setgid(NOBODY) || setuid(NOBODY)))
 				_exit(100);
-			if (i == 1 && drop_sys_admin())
+			if (i == 1 && drop_cap_sys_admin())
 				_exit(101);
 			_exit(try_writes());
 		}

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
 
 #include "topology.h"
 
@@ -385,4 +387,36 @@ int topo_load_fw_mem(struct topo_fw_mem *fw, int max, const char *path)
 	}
 	fclose(f);
 	return nr;
+}
+
+long long key_value(const char *path, const char *name)
+{
+	char key[64];
+	long long val;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", key, &val) == 2) {
+		if (!strcmp(key, name)) {
+			fclose(f);
+			return val;
+		}
+	}
+	fclose(f);
+	return -1;
+}
+
+int drop_cap_sys_admin(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	unsigned int word = CAP_SYS_ADMIN / 32, bit = 1U << (CAP_SYS_ADMIN % 32);
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	data[word].effective &= ~bit;
+	data[word].permitted &= ~bit;
+	data[word].inheritable &= ~bit;
+	return syscall(SYS_capset, &hdr, data);
 }

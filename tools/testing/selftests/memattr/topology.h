@@ -115,6 +115,12 @@ int node_meminfo_kb(int nid, const char *field, unsigned long long *kb);
 /* Parse a cpulist ("0-1,3") into a bitmask of CPUs 0..62; -1 on junk. */
 long long topo_cpulist_mask(const char *list);
 
+/* The value of @name in a file of "key value" lines (/proc/vmstat); -1 if missing. */
+long long key_value(const char *path, const char *name);
+
+/* Drop CAP_SYS_ADMIN from this task, staying uid 0; 0 or -1. */
+int drop_cap_sys_admin(void);
+
 /* Memory that firmware describes and that comes online only at run time. */
 enum topo_fw_kind {
 	TOPO_FW_NVDIMM,			/* "nvdimm": SRAT flags it non-volatile */

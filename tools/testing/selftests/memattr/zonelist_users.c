@@ -90,25 +90,6 @@ FIXTURE_TEARDOWN(users)
 	}
 }
 
-/* The value of @name in a file of "key value" lines; -1 if missing. */
-static long long key_value(const char *path, const char *name)
-{
-	char key[64];
-	long long val;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %lld", key, &val) == 2) {
-		if (!strcmp(key, name)) {
-			fclose(f);
-			return val;
-		}
-	}
-	fclose(f);
-	return -1;
-}
-
 static long long vmstat(const char *name)
 {
 	return key_value("/proc/vmstat", name);
