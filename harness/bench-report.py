@@ -125,7 +125,7 @@ def main(argv):
         lat = latencies(os.path.join(topo_dir, TOPOLOGY.get(scen, scen) + '.topo'))
         runs = {}
         for name in sorted(os.listdir(out_dir)):
-            mt = re.fullmatch(rf'{re.escape(scen)}-(\w+)-(\d+)\.out', name)
+            mt = re.fullmatch(rf'{re.escape(scen)}-([\w-]+)-(\d+)\.out', name)
             if mt:
                 r = parse(os.path.join(out_dir, name))
                 runs.setdefault(mt.group(1), []).append((int(mt.group(2)), r))

@@ -588,6 +588,14 @@ static void memattr_walk_folio(struct memattr_walk *w, struct vm_area_struct *vm
 	if (!folio || !memattr_heat_covers(w->d->heat[folio_nid(folio)],
 					   folio_pfn(folio)))
 		return;
+	/*
+	 * A mapped file folio is also read through the page cache (read(2)
+	 * on a file someone maps): folio_mark_accessed() clears its idle flag.
+	 */
+	if (!folio_test_anon(folio)) {
+		young |= !folio_test_idle(folio);
+		folio_set_idle(folio);
+	}
 	memattr_allowed(vma, addr, &w->task_mems, &allowed);
 	memattr_account(w->d, folio, young, &allowed, true);
 }
@@ -765,6 +773,26 @@ put:
 	folio_put(folio);
 }
 
+/*
+ * Only nodes with unmapped page cache, and only where it could move: up to
+ * a faster node, or down from a node that needs room. The fastest node's
+ * PFNs are not walked at all while it has room.
+ */
+static bool memattr_pfn_walk_useful(struct memattr_daemon *d, int nid)
+{
+	int other;
+
+	if (node_page_state(NODE_DATA(nid), NR_FILE_PAGES) <=
+	    node_page_state(NODE_DATA(nid), NR_FILE_MAPPED))
+		return false;
+	if (d->need[nid] > 0)
+		return true;
+	for_each_node_mask(other, d->tracked)
+		if (memattr_faster(d->latency, d->bandwidth, other, nid))
+			return true;
+	return false;
+}
+
 /* Walk the PFNs of nodes with unmapped page cache; false if out of budget. */
 static bool memattr_walk_pfns(struct memattr_daemon *d)
 {
@@ -773,8 +801,7 @@ static bool memattr_walk_pfns(struct memattr_daemon *d)
 		int nid = d->cursor_nid;
 		unsigned long end = node_end_pfn(nid);
 
-		if (node_page_state(NODE_DATA(nid), NR_FILE_PAGES) <=
-		    node_page_state(NODE_DATA(nid), NR_FILE_MAPPED))
+		if (!memattr_pfn_walk_useful(d, nid))
 			continue;
 		d->cursor_pfn = max(d->cursor_pfn, node_start_pfn(nid));
 		while (d->cursor_pfn < end) {
