@@ -725,7 +725,8 @@ TEST_F_TIMEOUT(daemon, toggled_under_load_no_leak, 120)
 	ASSERT_EQ(0, knob("enabled", "0"));
 	ASSERT_EQ(0, sysfs_read_u64(&bytes, DAEMON_DIR "/metadata_bytes"));
 	EXPECT_EQ(0, bytes);
-	ASSERT_EQ(0, node_meminfo_kb(self->target, "MemFree", &free_before));
+	/* the start node: nothing but the test allocates there */
+	ASSERT_EQ(0, node_meminfo_kb(self->start, "MemFree", &free_before));
 	for (int round = 0; round < 2; round++) {
 		p = region_on(self->start, REGION, false);
 		ASSERT_NE(NULL, p);
@@ -743,10 +744,18 @@ TEST_F_TIMEOUT(daemon, toggled_under_load_no_leak, 120)
 	ASSERT_EQ(0, knob("enabled", "0"));
 	ASSERT_EQ(0, sysfs_read_u64(&bytes, DAEMON_DIR "/metadata_bytes"));
 	EXPECT_EQ(0, bytes);
-	ASSERT_EQ(0, node_meminfo_kb(self->target, "MemFree", &free_after));
-	/* freed regions and per-CPU lists: within 4 MiB of where it started */
-	TH_LOG("node %d MemFree %llu -> %llu KiB", self->target, free_before, free_after);
-	EXPECT_LT(free_before, free_after + 4096);
+	ASSERT_EQ(0, node_meminfo_kb(self->start, "MemFree", &free_after));
+	/*
+	 * Two 16 MiB regions came and went: within 12 MiB of where it started
+	 * (pages freed to per-CPU lists are not in MemFree; seen: up to 8 MiB
+	 * on default's node 3). A leaked region would be 16 MiB; a folio left
+	 * isolated, however small, shows in the counters below.
+	 */
+	TH_LOG("node %d MemFree %llu -> %llu KiB", self->start, free_before, free_after);
+	EXPECT_LT(free_before, free_after + 12288);
+	/* no folio left isolated by a stopped thread */
+	EXPECT_EQ(0, vmstat("nr_isolated_anon"));
+	EXPECT_EQ(0, vmstat("nr_isolated_file"));
 }
 
 /* A root task without CAP_SYS_ADMIN opens the knobs but may not write them. */
@@ -831,36 +840,64 @@ out:
 	munmap(raw, bytes + 2 * MIB);
 }
 
-/* With numa_balancing=2 too: the hot set settles, then nothing moves. */
+/*
+ * With numa_balancing=2 too, no page may come back down once on the fastest
+ * node. Where that node has CPUs, NUMA balancing promotes mapped pages and
+ * kmemattrd leaves them to it (documented); where it is memory-only,
+ * kmemattrd promotes and NUMA balancing cannot reach it.
+ */
+#define PINGPONG_SAMPLES	6
+
 TEST_F_TIMEOUT(daemon, with_numa_balancing_no_ping_pong, 120)
 {
-	long long migrated;
-	struct placement pl;
+	long i, n = REGION / getpagesize(), back = 0, on_target = 0;
+	bool cpu_target = self->topo.node[self->target].cpus[0];
+	unsigned long long memory_only = 0;
+	int ours;
+	long long promoted = vmstat("memattr_promote_success");
+	int *prev = NULL, *now;
 	struct hot_loop h;
-	double took;
 	char *p;
 
 	if (access("/proc/sys/kernel/numa_balancing", W_OK))
 		SKIP(return, "kernel without NUMA balancing");
+	/* where kmemattrd itself promotes: the fastest node without CPUs */
+	for (i = 0; i < self->topo.nr_nodes; i++)
+		if (!self->topo.node[i].cpus[0])
+			memory_only |= 1ULL << i;
+	ours = fastest(&self->topo, self->start, memory_only);
 	ASSERT_EQ(0, sysfs_write_str("1", "/sys/kernel/mm/numa/demotion_enabled"));
 	ASSERT_EQ(0, sysfs_write_str("2", "/proc/sys/kernel/numa_balancing"));
 	p = region_on(self->start, REGION, false);
 	ASSERT_NE(NULL, p);
 	ASSERT_EQ(0, hot_loop_start(&h, p, -1, REGION));
 	ASSERT_EQ(0, knob("enabled", "1"));
-	took = settle(&self->topo, p, REGION, self->start, self->target, 0, &pl);
-	migrated = vmstat("pgmigrate_success");
-	sleep(QUIET_S + 1);
-	migrated = vmstat("pgmigrate_success") - migrated;
+	for (int sample = 0; sample < PINGPONG_SAMPLES; sample++) {
+		sleep(1);
+		now = where(p, REGION);
+		ASSERT_NE(NULL, now);
+		for (i = 0; prev && i < n; i++)
+			back += prev[i] == self->target && now[i] != self->target;
+		free(prev);
+		prev = now;
+	}
 	hot_loop_stop(&h);
 	sysfs_write_str("0", "/proc/sys/kernel/numa_balancing");
 	sysfs_write_str("0", "/sys/kernel/mm/numa/demotion_enabled");
-	ASSERT_EQ(0, place(&self->topo, p, REGION, self->start, self->target, 0, &pl));
-	TH_LOG("%.1f s to 90%% on node %d; then %lld pages migrated in %d s (hot set %ld)",
-	       took, self->target, migrated, QUIET_S + 1, pl.hot);
-	EXPECT_LE(0, took);
-	/* settled: what still moves is a small part of the hot set */
-	EXPECT_LT(migrated * 10, pl.hot);
+	for (i = 0; i < n; i += HOT_EVERY)
+		on_target += ours >= 0 && prev[i] == ours;
+	promoted = vmstat("memattr_promote_success") - promoted;
+	TH_LOG("fastest node %d (%s), kmemattrd's target %d: %ld of %ld hot pages there after %d s, %ld left node %d, kmemattrd promoted %lld",
+	       self->target, cpu_target ? "CPUs" : "memory-only", ours, on_target,
+	       (n + HOT_EVERY - 1) / HOT_EVERY, PINGPONG_SAMPLES, back, self->target,
+	       promoted);
+	EXPECT_EQ(0, back);
+	if (ours >= 0) {	/* NUMA balancing cannot promote there */
+		EXPECT_GE(on_target * 10, n / HOT_EVERY * 9);
+	} else {		/* mapped pages bound for CPU nodes are its */
+		EXPECT_LT(promoted * 10, n / HOT_EVERY);
+	}
+	free(prev);
 	munmap(p, REGION);
 }
 
