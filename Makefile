@@ -4,11 +4,14 @@
 #   make check   every test; ends with "N passed, N failed, N skipped"
 #   make check-debug  KUnit and the selftests under the debug kernel
 #   make bench   the tiering benchmark (BENCH_QUICK=1: a few minutes)
+#   make series  the patch series, git-am-able, in build/series/patches/
+#   make series-check  every patch applies, is checkpatch-clean, and every
+#                prefix builds with and without CONFIG_MEMATTR
 
 TOPOLOGY ?= default
 H := harness
 
-.PHONY: run check check-debug bench deps base tree kernel userspace initramfs vm clean distclean
+.PHONY: run check check-debug bench series series-check deps base tree kernel userspace initramfs vm clean distclean
 
 run: deps
 	$(H)/run.sh $(TOPOLOGY)
@@ -23,6 +26,13 @@ check-debug: deps
 # Tiering baselines side by side; results and report under build/bench/.
 bench: deps kernel initramfs
 	$(H)/bench-tier.sh
+
+# The series is derived from our files, patches/ and series/grouping.
+series: deps
+	$(H)/series.sh
+
+series-check: deps initramfs
+	$(H)/series-check.sh
 
 deps:
 	@$(H)/deps.sh
@@ -48,7 +58,7 @@ vm: kernel initramfs
 
 clean:
 	rm -rf build/obj build/src build/stage build/obj.cfg build/obj-base build/obj-base.cfg build/bzImage-base build/obj-debug build/obj-debug.cfg build/bzImage-debug build/selftests build/guest-bin \
-		build/bzImage build/initramfs.* build/logs
+		build/bzImage build/initramfs.* build/logs build/series
 
 distclean:
 	rm -rf build

@@ -168,6 +168,11 @@ for t in "$MA_TOP"/tools/*/test-*.sh; do
 	fi
 done | record
 
+# The series cannot drift from the code: it exports, applies with git am
+# and ends in exactly the tree tested here (make series-check does more).
+step "the patch series applies and equals the tree (harness/series.sh --quick)"
+"$MA_TOP/harness/series.sh" --quick 2>&1 | record
+
 if ! grep -qx 'FAIL build' "$results"; then
 	step "KUnit"
 	run_kunit "$MA_IMAGE" "" 120

@@ -6,7 +6,7 @@
 # statuses and "no partial action" on bad input. Needs jq. Prints TAP;
 # exits 0 if every check passed, 1 otherwise.
 #
-# Usage: tools/memattr/test-fake-sysfs.sh   (MEMATTR=/path/to/memattr)
+# Usage: ./test-fake-sysfs.sh   (MEMATTR=/path/to/memattr)
 
 set -euo pipefail
 
@@ -191,7 +191,11 @@ check_eq "json persistent" "[false,false,true,null]" \
 	"$(j '[.nodes[].persistent]')"
 check_eq "json special (record, then node/special)" \
 	"[false,false,false,true]" "$(j '[.nodes[].special]')"
-check_eq "json access1" '[{"read_latency_ns":80,"write_latency_ns":90,"read_bandwidth_mb_s":20000,"write_bandwidth_mb_s":18000},null,null,{"read_latency_ns":50,"write_latency_ns":60,"read_bandwidth_mb_s":100000,"write_bandwidth_mb_s":90000}]' \
+access1='[{"read_latency_ns":80,"write_latency_ns":90,'
+access1+='"read_bandwidth_mb_s":20000,"write_bandwidth_mb_s":18000},null,null,'
+access1+='{"read_latency_ns":50,"write_latency_ns":60,'
+access1+='"read_bandwidth_mb_s":100000,"write_bandwidth_mb_s":90000}]'
+check_eq "json access1" "$access1" \
 	"$(j '[.nodes[].access1]')"
 check_eq "json memory_tier" "[4,4,22,null]" "$(j '[.nodes[].memory_tier]')"
 check_eq "json distance" "[[10,20,30,25],[20,10,25,30],[30,25,10,40],[25,30,40,10]]" \

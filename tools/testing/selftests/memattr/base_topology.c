@@ -111,9 +111,9 @@ TEST(hmat_access_classes)
 		ASSERT_TRUE(topo.node[nid].has_access) TH_LOG("node %d", nid);
 		for (cls = 0; cls <= 1; cls++) {
 			for (i = 0; i < TOPO_NR_PERF; i++) {
-				ASSERT_EQ(0, sysfs_read_u64(&got,
-					NODE_DIR "/node%d/access%d/initiators/%s",
-					nid, cls, topo_perf_names[i]))
+				ASSERT_EQ(0, sysfs_read_u64(&got, NODE_DIR
+							    "/node%d/access%d/initiators/%s",
+							    nid, cls, topo_perf_names[i]))
 					TH_LOG("node %d access%d %s: %s", nid, cls,
 					       topo_perf_names[i], strerror(errno));
 				EXPECT_EQ(topo.node[nid].access[i], got)

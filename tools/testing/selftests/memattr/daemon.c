@@ -305,7 +305,8 @@ FIXTURE_TEARDOWN(daemon)
 	knob("enabled", "0");
 	knob("scan_interval_ms", "1000");
 	knob("demote_watermark", "2");
-	if (mode && (end = strchr(mode, ']'))) {
+	end = mode ? strchr(mode, ']') : NULL;
+	if (end) {
 		*end = 0;
 		sysfs_write_str(mode + 1, THP_ENABLED);
 	}
@@ -665,8 +666,9 @@ TEST_F_TIMEOUT(daemon, shift_demotes_and_keeps_data, 180)
 			HOT_EVERY / 2, &b);
 	hot_loop_stop(&h);
 	ASSERT_EQ(0, place(&self->topo, p, SHIFT_REGION, self->start, self->target, 0, &a));
-	TH_LOG("set A %.1f s, set B %.1f s to 90%% on node %d; set A left on it %ld/%ld; demoted %lld, promoted %lld, failed %lld pages",
-	       took_a, took_b, self->target, a.hot_on, a.hot,
+	TH_LOG("set A %.1f s, set B %.1f s to 90%% on node %d; set A left on it %ld/%ld",
+	       took_a, took_b, self->target, a.hot_on, a.hot);
+	TH_LOG("demoted %lld, promoted %lld, failed %lld pages",
 	       vmstat("memattr_demote_success") - demoted,
 	       vmstat("memattr_promote_success") - promoted,
 	       vmstat("memattr_promote_fail") - failed);
@@ -697,10 +699,10 @@ TEST_F_TIMEOUT(daemon, knobs_refuse_junk, 60)
 	};
 	char before[64], after[64];
 
-	for (unsigned int f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+	for (unsigned int f = 0; f < ARRAY_SIZE(files); f++) {
 		ASSERT_LE(0, sysfs_read_str(before, sizeof(before), DAEMON_DIR "/%s",
 					    files[f]));
-		for (unsigned int j = 0; j < sizeof(junk) / sizeof(junk[0]); j++) {
+		for (unsigned int j = 0; j < ARRAY_SIZE(junk); j++) {
 			EXPECT_EQ(-EINVAL, knob(files[f], junk[j]))
 				TH_LOG("%s <- '%s'", files[f], junk[j]);
 			sysfs_read_str(after, sizeof(after), DAEMON_DIR "/%s", files[f]);
@@ -793,13 +795,13 @@ TEST_F(daemon, knobs_need_cap_sys_admin)
 
 		if (drop_cap_sys_admin())
 			_exit(100);
-		for (unsigned int f = 0; f < sizeof(files) / sizeof(files[0]); f++)
+		for (unsigned int f = 0; f < ARRAY_SIZE(files); f++)
 			refused += knob(files[f], "1") == -EPERM;
 		_exit(refused);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(sizeof(files) / sizeof(files[0]), WEXITSTATUS(status));
+	EXPECT_EQ(ARRAY_SIZE(files), WEXITSTATUS(status));
 	ASSERT_EQ(0, sysfs_read_u64(&val, DAEMON_DIR "/enabled"));
 	EXPECT_EQ(0, val);
 }
@@ -905,10 +907,11 @@ TEST_F_TIMEOUT(daemon, with_numa_balancing_no_ping_pong, 120)
 	for (i = 0; i < n; i += HOT_EVERY)
 		on_target += ours >= 0 && prev[i] == ours;
 	promoted = vmstat("memattr_promote_success") - promoted;
-	TH_LOG("fastest node %d (%s), kmemattrd's target %d: %ld of %ld hot pages there after %d s, %ld left node %d, kmemattrd promoted %lld",
+	TH_LOG("fastest node %d (%s), kmemattrd's target %d: %ld of %ld hot pages there",
 	       self->target, cpu_target ? "CPUs" : "memory-only", ours, on_target,
-	       (n + HOT_EVERY - 1) / HOT_EVERY, PINGPONG_SAMPLES, back, self->target,
-	       promoted);
+	       (n + HOT_EVERY - 1) / HOT_EVERY);
+	TH_LOG("after %d s, %ld left node %d, kmemattrd promoted %lld",
+	       PINGPONG_SAMPLES, back, self->target, promoted);
 	EXPECT_EQ(0, back);
 	if (ours >= 0) {	/* NUMA balancing cannot promote there */
 		EXPECT_GE(on_target * 10, n / HOT_EVERY * 9);

@@ -1204,8 +1204,8 @@ static void check_documented_rule(struct __test_metadata *_metadata,
 		seen = 0;
 		for (i = 1; i < nr; i++)
 			seen |= 1ULL << list[i];
-		EXPECT_EQ(want, seen) TH_LOG("node %d: the list holds 0x%llx, the rule 0x%llx",
-					    nid, seen, want);
+		EXPECT_EQ(want, seen)
+			TH_LOG("node %d: the list holds 0x%llx, the rule 0x%llx", nid, seen, want);
 		for (i = 2; i < nr; i++) {
 			/* special nodes (spill=always) form their own run at the end */
 			if (has_node(special, list[i]) != has_node(special, list[i - 1])) {

@@ -66,6 +66,7 @@ static const char *const field_files[] = {
 	"read_latency", "write_latency", "read_bandwidth", "write_bandwidth",
 	"persistent", "power", "special",
 };
+
 static const enum kind field_kinds[] = {
 	K_LATENCY, K_LATENCY, K_BANDWIDTH, K_BANDWIDTH, K_FLAG, K_POWER, K_FLAG,
 };
@@ -103,7 +104,7 @@ static unsigned long long unit_factor(enum kind k, const char *s, size_t len)
 
 	if (!len)
 		return 1;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(units); i++)
 		if (units[i].kind == k && strlen(units[i].suffix) == len &&
 		    !memcmp(units[i].suffix, s, len))
 			return units[i].factor;
@@ -266,7 +267,7 @@ static size_t make_input(char *buf, int nr_nodes)
 
 	switch (rnd() % 10) {
 	case 0 ... 3:		/* a corpus entry */
-		base = corpus[rnd() % (sizeof(corpus) / sizeof(corpus[0]))];
+		base = corpus[rnd() % (ARRAY_SIZE(corpus))];
 		len = strlen(base);
 		memcpy(buf, base, len);
 		return len;
@@ -281,7 +282,7 @@ static size_t make_input(char *buf, int nr_nodes)
 		memset(buf, "1 a\n"[rnd() % 4], len);
 		return len;
 	case 6 ... 7:		/* a corpus entry, mutated */
-		base = corpus[rnd() % (sizeof(corpus) / sizeof(corpus[0]))];
+		base = corpus[rnd() % (ARRAY_SIZE(corpus))];
 		len = strlen(base);
 		memcpy(buf, base, len);
 		for (n = 1 + rnd() % 3; n; n--) {
@@ -456,7 +457,7 @@ FIXTURE_SETUP(fuzz)
 	TOPO_NEED(&topo, !access(NODE_DIR "/node0/memattr", F_OK), "nodeN/memattr");
 	if (geteuid())
 		SKIP(return, "needs root to write memattr files");
-	self->nr = list_targets(self->t, sizeof(self->t) / sizeof(self->t[0]));
+	self->nr = list_targets(self->t, ARRAY_SIZE(self->t));
 	/* The writes below race nothing: keep NUMA balancing off them. */
 	sysfs_write_str("0", "/proc/sys/kernel/numa_balancing");
 }
@@ -644,11 +645,15 @@ static void *race(void *arg)
 		} else {
 			/* any file, with a value that is sometimes valid */
 			const struct target *t = &r->t[seed % r->nr];
+			const char *word;
 
-			len = snprintf(buf, sizeof(buf), "%s",
-				       t->kind == K_CHOICE ? t->choices[(seed >> 8) % t->nr_choices] :
-				       (seed >> 8) % 4 ? "auto" : corpus[(seed >> 16) %
-						(sizeof(corpus) / sizeof(corpus[0]))]);
+			if (t->kind == K_CHOICE)
+				word = t->choices[(seed >> 8) % t->nr_choices];
+			else if ((seed >> 8) % 4)
+				word = "auto";
+			else
+				word = corpus[(seed >> 16) % ARRAY_SIZE(corpus)];
+			len = snprintf(buf, sizeof(buf), "%s", word);
 			write_file(t->path, buf, len);
 		}
 		r->writes++;
@@ -746,8 +751,8 @@ TEST_F_TIMEOUT(fuzz, concurrent_writers, 120)
 		pthread_join(th[i], NULL);
 		total += r[i].writes;
 	}
-	ASSERT_EQ(0, waitpid(child, &status, WNOHANG)) TH_LOG("the bound allocator ended: %#x",
-							       status);
+	ASSERT_EQ(0, waitpid(child, &status, WNOHANG))
+		TH_LOG("the bound allocator ended: %#x", status);
 	kill(child, SIGKILL);
 	waitpid(child, &status, 0);
 	printf("# %d writers for %d s: %lu writes; bound allocation to node %d never misplaced\n",
@@ -756,7 +761,8 @@ TEST_F_TIMEOUT(fuzz, concurrent_writers, 120)
 	/* a known state, then every view of it must agree */
 	for (i = 0; i < self->nr; i++)
 		if (self->t[i].kind != K_CHOICE)
-			ASSERT_EQ(0, write_file(self->t[i].path, "auto", 4)) TH_LOG("%s", self->t[i].path);
+			ASSERT_EQ(0, write_file(self->t[i].path, "auto", 4))
+				TH_LOG("%s", self->t[i].path);
 	ASSERT_EQ(0, write_file(POLICY_DIR "/spill", "before_oom", 10));
 	ASSERT_EQ(0, sysfs_write_str("1", NODE_DIR "/node%d/memattr/special", s));
 	check_consistent(_metadata, memory);
@@ -832,8 +838,8 @@ static void check_refused(struct __test_metadata *_metadata, FIXTURE_DATA(fuzz) 
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status))
-		TH_LOG("uid %d without CAP_SYS_ADMIN: %d writes not refused with %s (100+: setup step)",
-		       uid, WEXITSTATUS(status), strerror(want));
+		TH_LOG("uid %d without CAP_SYS_ADMIN: %d writes not refused with %s %s",
+		       uid, WEXITSTATUS(status), strerror(want), "(100+: setup step)");
 	for (i = 0; i < self->nr; i++) {
 		ASSERT_EQ(0, read_file(self->t[i].path, after, sizeof(after)));
 		EXPECT_STREQ(before[i], after) TH_LOG("%s changed", self->t[i].path);

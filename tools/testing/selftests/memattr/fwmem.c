@@ -230,4 +230,3 @@ int system_ram_away(int nid, const char *dev)
 	sysfs_write_str(dev, DAX_BUS "/drivers/kmem/remove_id");
 	return ret;
 }
-

@@ -76,9 +76,10 @@ struct topo {
 	do {								\
 		if (_ok)						\
 			break;						\
+		const char *__what = (_what);				\
 		ASSERT_FALSE((_topo)->memattr_kernel)			\
-			TH_LOG("memattr kernel without %s", _what);	\
-		SKIP(return, "kernel without %s", _what);		\
+			TH_LOG("memattr kernel without %s", __what);	\
+		SKIP(return, "kernel without %s", __what);		\
 	} while (0)
 
 /*

@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Derive the patch series from our files, patches/ and series/grouping.
+
+  series.py export BASE STAGE OUT   commits in OUT/git, mail in OUT/patches
+  series.py am BASE STAGE OUT REPO  git am OUT/patches onto REPO (a git tree
+                                    of the pristine base, or of the files the
+                                    series touches), then compare with STAGE
+
+BASE is the pristine kernel source, STAGE what harness/tree.sh staged (the
+files the harness builds with, final state). Exported commits start from a
+sparse root commit that holds only the base files the series touches: patch
+text, blob ids included, is the same as on a full tree, and it takes seconds.
+Prints PASS/FAIL lines (the harness's result format) and exits non-zero on
+any FAIL.
+"""
+import fnmatch
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OVERLAY_DIRS = "arch block drivers fs include init kernel lib mm Documentation tools".split()
+DATE = "2026-12-04T00:00:00+00:00"	# fixed: the same tree gives the same mail
+
+
+class SeriesError(Exception):
+    pass
+
+
+def git(repo, *args, env=None, inp=None):
+    r = subprocess.run(["git", "-C", repo] + list(args), input=inp, text=True,
+                       capture_output=True, env=env)
+    if r.returncode:
+        raise SeriesError("git %s: %s" % (" ".join(args), r.stderr.strip() or r.stdout.strip()))
+    return r.stdout
+
+
+def overlay_files():
+    out = subprocess.run(["git", "-C", TOP, "ls-files", "--cached", "--others",
+                          "--exclude-standard", "--"] + OVERLAY_DIRS,
+                         capture_output=True, text=True, check=True).stdout
+    return sorted(f for f in out.split() if os.path.isfile(os.path.join(TOP, f)))
+
+
+def patch_order():
+    names = []
+    with open(os.path.join(TOP, "patches", "series")) as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                names.append("patches/" + line)
+    return names
+
+
+HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+
+
+def sections(path):
+    """The per-file sections of one patch file: {target: text}, in order."""
+    with open(os.path.join(TOP, path)) as f:
+        lines = f.read().split("\n")
+    out, i = {}, 0
+    while i < len(lines):
+        if not (lines[i].startswith("--- ") and i + 1 < len(lines) and
+                lines[i + 1].startswith("+++ b/")):
+            i += 1
+            continue
+        target = lines[i + 1][6:].split("\t")[0].strip()
+        start, i = i, i + 2
+        while i < len(lines):
+            m = HUNK.match(lines[i])
+            if not m:
+                break
+            old = int(m.group(1) or 1)
+            new = int(m.group(2) or 1)
+            i += 1
+            while old > 0 or new > 0:
+                if i >= len(lines):
+                    raise SeriesError("%s: hunk for %s ends early" % (path, target))
+                tag = lines[i][:1]
+                if tag in (" ", ""):
+                    old, new = old - 1, new - 1
+                elif tag == "-":
+                    old -= 1
+                elif tag == "+":
+                    new -= 1
+                elif tag != "\\":
+                    raise SeriesError("%s: bad line in hunk for %s: %r" % (path, target, lines[i]))
+                i += 1
+            while i < len(lines) and lines[i].startswith("\\"):
+                i += 1
+        if target in out:
+            raise SeriesError("%s touches %s twice" % (path, target))
+        out[target] = "\n".join(lines[start:i]) + "\n"
+    if not out:
+        raise SeriesError("%s has no diff" % path)
+    return out
+
+
+def parse_grouping():
+    """[(files, [(patch, target)], message)] and the From: address."""
+    with open(os.path.join(TOP, "series", "grouping")) as f:
+        text = f.read()
+    stanzas = text.split("\n%%\n")
+    preamble = [ln for ln in stanzas[0].split("\n") if ln and not ln.startswith("#")]
+    author = None
+    for ln in preamble:
+        if ln.startswith("From: "):
+            author = ln[6:].strip()
+    if not author:
+        raise SeriesError("series/grouping: no From: line before the first %%")
+    files = overlay_files()
+    order = patch_order()
+    secs = {p: sections(p) for p in order}
+    used_files, used_secs, out = {}, {}, []
+    for n, st in enumerate(stanzas[1:], 1):
+        takes, msg = [], None
+        lines = st.strip("\n").split("\n")
+        for k, ln in enumerate(lines):
+            if ln.startswith("Take:"):
+                takes.append(ln[5:].split())
+            elif ln.startswith("Subject: "):
+                msg = ln[9:] + "\n" + "\n".join(lines[k + 1:]).rstrip() + "\n"
+                break
+            elif ln.strip() and not ln.startswith("#"):
+                raise SeriesError("series/grouping patch %d: unexpected line %r" % (n, ln))
+        if msg is None:
+            raise SeriesError("series/grouping patch %d: no Subject:" % n)
+        if "\nSigned-off-by: %s\n" % author not in msg:
+            raise SeriesError("series/grouping patch %d: no Signed-off-by: %s" % (n, author))
+        mine, pieces = [], []
+        for take in takes:
+            if take[0].startswith("patches/"):
+                p = take[0]
+                if p not in secs:
+                    raise SeriesError("patch %d takes %s, which patches/series does not list" % (n, p))
+                for t in take[1:] or list(secs[p]):
+                    if t not in secs[p]:
+                        raise SeriesError("patch %d: %s does not touch %s" % (n, p, t))
+                    if (p, t) in used_secs:
+                        raise SeriesError("%s's section for %s is in patches %d and %d" %
+                                          (p, t, used_secs[(p, t)], n))
+                    used_secs[(p, t)] = n
+                    pieces.append((p, t))
+                continue
+            for pat in take:
+                hit = [f for f in files if fnmatch.fnmatchcase(f, pat)]
+                if not hit:
+                    raise SeriesError("patch %d: %s matches none of our files" % (n, pat))
+                for f in hit:
+                    if f in used_files:
+                        raise SeriesError("%s is in patches %d and %d" % (f, used_files[f], n))
+                    used_files[f] = n
+                    mine.append(f)
+        out.append((mine, pieces, msg))
+    missing = [f for f in files if f not in used_files]
+    missing += ["%s (%s)" % (t, p) for p in order for t in secs[p] if (p, t) not in used_secs]
+    if missing:
+        raise SeriesError("series/grouping leaves out: " + ", ".join(missing))
+    # Sections of one file must keep patches/series order: each applies on
+    # top of the ones before it.
+    last = {}
+    for n, (_, pieces, _) in enumerate(out, 1):
+        for p, t in pieces:
+            if last.get(t, -1) > order.index(p):
+                raise SeriesError("patch %d takes %s's section for %s after a later patch's" %
+                                  (n, p, t))
+            last[t] = order.index(p)
+    return author, out, secs
+
+
+def env_for(author):
+    name, mail = re.match(r"(.*?)\s*<(.*)>", author).groups()
+    env = dict(os.environ)
+    env.update(GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=mail, GIT_AUTHOR_DATE=DATE,
+               GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=mail, GIT_COMMITTER_DATE=DATE)
+    return env
+
+
+def sparse_base(base, groups, secs, repo, env):
+    """A git repo whose root commit holds the base files the series touches."""
+    shutil.rmtree(repo, ignore_errors=True)
+    os.makedirs(repo)
+    git(repo, "init", "-q", "-b", "series")
+    touched = {t for _, pieces, _ in groups for _, t in pieces}
+    touched |= {f for files, _, _ in groups for f in files}
+    for f in sorted(touched):
+        src = os.path.join(base, f)
+        if os.path.exists(src):
+            os.makedirs(os.path.dirname(os.path.join(repo, f)), exist_ok=True)
+            shutil.copy2(src, os.path.join(repo, f))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base: the linux-source-6.12 files the series touches",
+        env=env)
+
+
+def export(base, out):
+    author, groups, secs = parse_grouping()
+    env = env_for(author)
+    repo = os.path.join(out, "git")
+    sparse_base(base, groups, secs, repo, env)
+    git(repo, "tag", "base")
+    for n, (files, pieces, msg) in enumerate(groups, 1):
+        if pieces:
+            diff = "".join(secs[p][t] for p, t in pieces)
+            r = subprocess.run(["patch", "-d", repo, "-p1", "-s", "-N", "--no-backup-if-mismatch"],
+                               input=diff, text=True, capture_output=True)
+            if r.returncode:
+                raise SeriesError("patch %d (%s) does not apply: %s" %
+                                  (n, msg.split("\n")[0], r.stdout + r.stderr))
+        for f in files:
+            dst = os.path.join(repo, f)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copy2(os.path.join(TOP, f), dst)
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-F", "-", env=env, inp=msg)
+    with open(os.path.join(TOP, "series", "cover-letter")) as f:
+        cover = f.read()
+    git(repo, "config", "branch.series.description", cover)
+    mail = os.path.join(out, "patches")
+    shutil.rmtree(mail, ignore_errors=True)
+    git(repo, "format-patch", "-q", "--cover-letter", "--cover-from-description=subject",
+        "--no-signature", "-o", mail, "base..series", env=env)
+    return repo, len(groups)
+
+
+def same_as_stage(repo, stage, label):
+    """Every staged file equals the series' final state: no drift."""
+    bad = []
+    for root, _, names in os.walk(stage):
+        for nm in names:
+            f = os.path.relpath(os.path.join(root, nm), stage)
+            mine = os.path.join(repo, f)
+            if not os.path.isfile(mine):
+                bad.append(f + " (missing)")
+                continue
+            with open(mine, "rb") as a, open(os.path.join(stage, f), "rb") as b:
+                if a.read() != b.read():
+                    bad.append(f)
+    if bad:
+        print("FAIL %s (differs from the tree the harness builds: %s)" % (label, ", ".join(bad[:8])))
+        return False
+    print("PASS %s" % label)
+    return True
+
+
+def am(base, stage, out, target):
+    """git am the exported mail onto TARGET (created sparse if missing)."""
+    author, groups, secs = parse_grouping()
+    env = env_for(author)
+    if not os.path.isdir(os.path.join(target, ".git")):
+        sparse_base(base, groups, secs, target, env)
+    mail = sorted(os.path.join(out, "patches", f) for f in os.listdir(os.path.join(out, "patches"))
+                  if not f.startswith("0000-"))
+    r = subprocess.run(["git", "-C", target, "am", "-q", "--whitespace=error"] + mail,
+                       capture_output=True, text=True, env=env)
+    if r.returncode:
+        subprocess.run(["git", "-C", target, "am", "--abort"], capture_output=True)
+        print("FAIL series/git-am (%s)" % (r.stdout + r.stderr).strip().split("\n")[0])
+        return False
+    print("PASS series/git-am (%d patches)" % len(mail))
+    return same_as_stage(target, stage, "series/equals-tree")
+
+
+def main():
+    if len(sys.argv) < 5 or sys.argv[1] not in ("export", "am"):
+        sys.exit(__doc__)
+    base, stage, out = sys.argv[2:5]
+    try:
+        if sys.argv[1] == "export":
+            repo, n = export(base, out)
+            print("PASS series/export (%d patches in %s)" % (n, os.path.join(out, "patches")))
+            ok = True
+        else:
+            ok = am(base, stage, out, sys.argv[5])
+    except SeriesError as e:
+        print("FAIL series/%s (%s)" % (sys.argv[1], e))
+        ok = False
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
