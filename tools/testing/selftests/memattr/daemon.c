@@ -218,8 +218,13 @@ static void hot_loop_stop(struct hot_loop *h)
 	pthread_join(h->thread, NULL);
 }
 
-/* Anonymous memory faulted on @nid, left with the default policy. */
-static char *region_on(int nid, size_t bytes, bool keep_bind)
+/*
+ * Anonymous memory faulted on @nid, left with the default policy (unless
+ * @keep_bind). From @shared_from bytes on (if below @bytes) it is shared
+ * (MAP_SHARED, shmem): one address range, two VMAs, so one hot loop and
+ * one move_pages() query cover both kinds.
+ */
+static char *region_mixed_on(int nid, size_t bytes, bool keep_bind, size_t shared_from)
 {
 	unsigned long mask = 1UL << nid;
 	char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
@@ -228,6 +233,10 @@ static char *region_on(int nid, size_t bytes, bool keep_bind)
 
 	if (p == MAP_FAILED)
 		return NULL;
+	if (shared_from < bytes &&
+	    mmap(p + shared_from, bytes - shared_from, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+		goto fail;
 	if (mbind(p, bytes, MPOL_BIND, &mask, sizeof(mask) * 8, 0))
 		goto fail;
 	for (i = 0; i < bytes; i += 8)
@@ -238,6 +247,11 @@ static char *region_on(int nid, size_t bytes, bool keep_bind)
 fail:
 	munmap(p, bytes);
 	return NULL;
+}
+
+static char *region_on(int nid, size_t bytes, bool keep_bind)
+{
+	return region_mixed_on(nid, bytes, keep_bind, bytes);
 }
 
 static long corrupt_words(char *p, size_t bytes)
@@ -608,23 +622,49 @@ static pid_t hot_filler(int nid, size_t bytes)
 		pause();
 }
 
-/* Children that fork, dirty a page of the region (COW) and exit. */
-static void churn(char *p)
+/*
+ * Children that fork, dirty a private page of the region (COW), map a hot
+ * page of the shared half (a second mm maps that folio while it migrates)
+ * and exit. Only one each: fault-around maps the neighbours young, and
+ * unmapping a young PTE of a file folio counts as an access to it.
+ */
+static void churn(char *p, size_t shared_from, int offset)
 {
+	long ps = getpagesize();
+
 	for (int i = 0; i < 8; i++) {
 		pid_t pid = fork();
 
 		if (!pid) {
-			p[i * getpagesize()] ^= 1;
+			p[i * ps] ^= 1;
+			(void)*(volatile char *)(p + shared_from + (i * HOT_EVERY + offset) * ps);
 			_exit(0);
 		}
 		waitpid(pid, NULL, 0);
 	}
 }
 
+/* Pages of neither hot set (offsets 0 and HOT_EVERY / 2) not on @start. */
+static long idle_moved(char *p, size_t bytes, int start)
+{
+	long i, n = bytes / getpagesize(), moved = 0;
+	int *status = where(p, bytes);
+
+	for (i = 0; status && i < n; i++)
+		if (i % HOT_EVERY && i % HOT_EVERY != HOT_EVERY / 2)
+			moved += status[i] != start;
+	free(status);
+	return moved;
+}
+
 #define SHIFT_REGION	(8 * REGION)
 #define SHIFT_SLACK	(8 * MIB)
 
+/*
+ * The hot set moves while the fast node is full: demotion alone makes room.
+ * Half the region is private (COW-shared with forking children), half
+ * shmem mapped by them too; every byte must survive both moves.
+ */
 TEST_F_TIMEOUT(daemon, shift_demotes_and_keeps_data, 180)
 {
 	/* hot sets well above the slack the fast node keeps */
@@ -636,6 +676,7 @@ TEST_F_TIMEOUT(daemon, shift_demotes_and_keeps_data, 180)
 	struct hot_loop h;
 	double took_a, took_b;
 	pid_t filler = 0;
+	long idle;
 	char *p;
 
 	/* the fast node left with room for one hot set by a locked filler */
@@ -654,20 +695,25 @@ TEST_F_TIMEOUT(daemon, shift_demotes_and_keeps_data, 180)
 		filler = hot_filler(self->target, room * 1024 - hot_bytes - SHIFT_SLACK);
 		ASSERT_LT(0, filler);
 	}
-	p = region_on(self->start, SHIFT_REGION, false);
+	/* private anonymous memory, then shmem (MAP_SHARED) */
+	p = region_mixed_on(self->start, SHIFT_REGION, false, SHIFT_REGION / 2);
 	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, idle_moved(p, SHIFT_REGION, self->start));
 	ASSERT_EQ(0, hot_loop_start(&h, p, -1, SHIFT_REGION));
 	ASSERT_EQ(0, knob("enabled", "1"));
 	took_a = settle(&self->topo, p, SHIFT_REGION, self->start, self->target, 0, &a);
 	/* the hot set moves: set B must displace set A */
 	h.offset = HOT_EVERY / 2;
-	churn(p);
+	churn(p, SHIFT_REGION / 2, HOT_EVERY / 2);
 	took_b = settle(&self->topo, p, SHIFT_REGION, self->start, self->target,
 			HOT_EVERY / 2, &b);
 	hot_loop_stop(&h);
 	ASSERT_EQ(0, place(&self->topo, p, SHIFT_REGION, self->start, self->target, 0, &a));
 	TH_LOG("set A %.1f s, set B %.1f s to 90%% on node %d; set A left on it %ld/%ld",
 	       took_a, took_b, self->target, a.hot_on, a.hot);
+	idle = idle_moved(p, SHIFT_REGION, self->start);
+	TH_LOG("pages of neither set off node %d: %ld/%ld", self->start, idle,
+	       a.cold - b.hot);
 	TH_LOG("demoted %lld, promoted %lld, failed %lld pages",
 	       vmstat("memattr_demote_success") - demoted,
 	       vmstat("memattr_promote_success") - promoted,
@@ -683,6 +729,7 @@ TEST_F_TIMEOUT(daemon, shift_demotes_and_keeps_data, 180)
 	 * a fast node with CPUs other tasks' idle pages compete with set A.
 	 */
 	EXPECT_GT(vmstat("memattr_demote_success") - demoted, 0);
+	EXPECT_LT(idle * 20, a.cold - b.hot);	/* < 5%, as for a steady hot set */
 	EXPECT_EQ(0, corrupt_words(p + 8 * getpagesize(),
 				   SHIFT_REGION - 8 * getpagesize()));
 	munmap(p, SHIFT_REGION);
