@@ -20,16 +20,28 @@ the runs with min-max:
   sys%       the workload's system time (NUMA balancing's scans and
              hint faults land there) as a share of one vCPU
   ops/oracle throughput relative to the oracle's
+  pingpong   pages that went back to the node they had left within 10 s
+Then "memattr/best": memattr's median over the best baseline's (nb2 and the
+DAMON settings; the best per column) for T90, final, access and kthr%+sys%.
+With gnuplot, DIR/<scenario>.png: hot-set residency on the best node and
+estimated access time over time, one line per configuration (its first run).
 """
 import os
 import re
+import shutil
 import statistics
+import subprocess
 import sys
 
 # scenarios that reuse another's machine (harness/bench-tier.sh)
 TOPOLOGY = {'s3': 's1', 's4': 's1', 's5': 's1'}
 COLUMNS = ('T90', 'final', 'cold%', 'migr/hot', 'access', '/oracle', 'regret', 'kthr%',
-           'sys%', 'ops/oracle')
+           'sys%', 'ops/oracle', 'pingpong')
+DIGITS = {'T90': 1, 'final': 3, 'cold%': 2, 'migr/hot': 2, 'access': 0, '/oracle': 3,
+          'regret': 3, 'kthr%': 2, 'sys%': 2, 'ops/oracle': 3, 'pingpong': 0}
+BASELINES = ('nb2', 'damon1', 'damon5')
+# lower is better, except residency
+BETTER = {'T90': min, 'final': max, 'access': min, 'cpu%': min}
 
 
 def latencies(topo_file):
@@ -57,6 +69,7 @@ def parse(path):
             run['samples'].append({'t': float(kv['t']), 'ops': int(kv['ops']),
                                    'hot': int(kv['hot']), 'best': int(kv['hot_best']),
                                    'cold_moved': int(kv['cold_moved']),
+                                   'pingpong': int(kv.get('pingpong', 0)),
                                    'hot_nodes': hot_nodes})
         elif line.startswith('vmstat-') and len(w) == 3:
             run['vm_' + w[0][7:]][w[1]] = int(w[2])
@@ -95,7 +108,9 @@ def metrics(run, lat, oracle_access):
          'access': acc[-1] if acc else None,
          'kthr%': 100.0 * run['kthread'] / dur,
          'sys%': 100.0 * run.get('stime', 0) / dur,
-         'ops': statistics.mean(ops) if ops else 0}
+         'ops': statistics.mean(ops) if ops else 0,
+         'pingpong': s[-1]['pingpong'],
+         'cpu%': 100.0 * (run['kthread'] + run.get('stime', 0)) / dur}
     if oracle_access and acc:
         m['/oracle'] = acc[-1] / oracle_access
         m['regret'] = statistics.mean(a / oracle_access - 1 for a in acc)
@@ -110,6 +125,69 @@ def fmt(vals, digits):
     if len(vals) == 1 or min(vals) == max(vals):
         return f'{med:.{digits}f}'
     return f'{med:.{digits}f} ({min(vals):.{digits}f}-{max(vals):.{digits}f})'
+
+
+def median_of(ms, col):
+    vals = [m.get(col) for m in ms if m.get(col) is not None]
+    return statistics.median(vals) if vals else None
+
+
+def ratio_lines(medians):
+    """memattr's medians over the best baseline's, per column."""
+    lines = []
+    for ours in ('memattr', 'memattr-nb2'):
+        if ours not in medians:
+            continue
+        parts = []
+        for col, better in BETTER.items():
+            base = [(medians[b][col], b) for b in BASELINES
+                    if b in medians and medians[b][col] is not None]
+            mine = medians[ours][col]
+            if not base or mine is None:
+                parts.append(f'{col} -')
+                continue
+            val, who = better(base)
+            parts.append(f'{col} {mine / val:.2f}x {who}' if val else f'{col} - ({who} 0)')
+        lines.append(f'{ours}/best baseline: ' + ', '.join(parts))
+    return lines
+
+
+def plot(out_dir, scen, runs, lat):
+    """DIR/<scen>.png from each configuration's first run, if gnuplot exists."""
+    if not shutil.which('gnuplot'):
+        return
+    series = []
+    for config in sorted(runs):
+        first = next((r for _, r in sorted(runs[config], key=lambda x: x[0]) if r), None)
+        if not first:
+            continue
+        dat = os.path.join(out_dir, f'{scen}-{config}.dat')
+        with open(dat, 'w') as f:
+            for x in first['samples']:
+                acc = access_time(x, lat)
+                res = x['best'] / x['hot'] if x['hot'] else 0
+                f.write(f"{x['t']:.2f} {res:.4f} {acc if acc is not None else 'NaN'}\n")
+        series.append((config, dat))
+    if not series:
+        return
+    png = os.path.join(out_dir, f'{scen}.png')
+    res = ', '.join(f"'{d}' using 1:2 with lines lw 2 title '{c}'" for c, d in series)
+    acc = ', '.join(f"'{d}' using 1:3 with lines lw 2 title '{c}'" for c, d in series)
+    script = f"""set terminal png size 1000,800
+set output '{png}'
+set multiplot layout 2,1 title '{scen}: first run of each configuration'
+set xlabel 'time (s)'
+set ylabel 'hot set on the best node'
+set yrange [0:1.05]
+set key bottom right
+plot {res}
+set ylabel 'estimated access time (ns)'
+set autoscale y
+set key top right
+plot {acc}
+unset multiplot
+"""
+    subprocess.run(['gnuplot'], input=script, text=True, capture_output=True)
 
 
 def main(argv):
@@ -134,6 +212,7 @@ def main(argv):
             [a for a in (access_time(r['samples'][-1], lat) for r in oracle) if a] or [0]) or None
         oracle_ops = statistics.median(
             [statistics.mean(x['ops'] for x in r['samples'][1:]) for r in oracle] or [0]) or None
+        medians = {}
         text.append(f'\n{scen}: latencies {lat} ns; medians (min-max) over runs')
         text.append(f'{"config":<8} ' + ' '.join(f'{c:>16}' for c in COLUMNS))
         for config in sorted(runs):
@@ -149,10 +228,11 @@ def main(argv):
                     '' if m.get(c) is None else f'{m[c]:.4g}' for c in COLUMNS))
             if not ms:
                 continue
-            digits = {'T90': 1, 'final': 3, 'cold%': 2, 'migr/hot': 2, 'access': 0,
-                      '/oracle': 3, 'regret': 3, 'kthr%': 2, 'sys%': 2, 'ops/oracle': 3}
+            medians[config] = {c: median_of(ms, c) for c in BETTER}
             text.append(f'{config:<8} ' + ' '.join(
-                f'{fmt([m.get(c) for m in ms], digits[c]):>16}' for c in COLUMNS))
+                f'{fmt([m.get(c) for m in ms], DIGITS[c]):>16}' for c in COLUMNS))
+        text += ratio_lines(medians)
+        plot(out_dir, scen, runs, lat)
     open(os.path.join(out_dir, 'report.txt'), 'w').write('\n'.join(text) + '\n')
     open(os.path.join(out_dir, 'report.csv'), 'w').write('\n'.join(csv) + '\n')
     print('\n'.join(text))

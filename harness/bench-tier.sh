@@ -60,8 +60,8 @@ if [ "${1:-}" = --smoke ]; then
 	n=$(grep -c '^sample ' "$f")
 	if [ "$n" -ge 3 ] && grep -q '^end ' "$f" && grep -q '^vmstat-after pgmigrate_success' "$f" &&
 		python3 "$MA_TOP/harness/bench-report.py" "$out" "$MA_TOP/harness/bench/topologies" s1 \
-		>"$out/report.txt"; then
-		echo "PASS bench/smoke ($n samples, report in $out/report.txt)"
+		>"$out/report.txt" && [ -s "$out/s1.png" ]; then
+		echo "PASS bench/smoke ($n samples, report and plot in $out)"
 	else
 		echo "FAIL bench/smoke (see $f)"
 	fi

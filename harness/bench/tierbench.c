@@ -24,10 +24,10 @@
  *   -L  fill BEST with cold anonymous memory until MiB are left free
  *   -P  processes sharing the region (1; MAP_SHARED when more)
  * Output, one line each: "# ..." header, "sample t=S ops=N hot=N hot_best=N
- * hot_start=N cold_moved=N nodes=a:N,b:N hot_nodes=a:N", "end ...". Counts
- * are pages;
- * hot is the current hot set's size, cold_moved counts pages of neither
- * hot set that left the start node.
+ * hot_start=N cold_moved=N pingpong=N nodes=a:N,b:N hot_nodes=a:N", "end ...".
+ * Counts are pages; hot is the current hot set's size, cold_moved counts
+ * pages of neither hot set that left the start node, pingpong the pages so
+ * far that went back to the node they had left within 10 s.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -250,6 +250,43 @@ static int move_hot(void)
 	return ret < 0 ? -1 : 0;
 }
 
+/*
+ * Ping-pong: a page that returns to the node it left within PINGPONG_S of
+ * leaving it. Per page: the node before the last move, and when it moved.
+ */
+#define PINGPONG_S	10.0
+static signed char *left_node;
+static float *moved_at;
+static int *last_node;
+static long pingpong;
+
+static void track_moves(double t, const int *status)
+{
+	long i;
+
+	if (!last_node) {
+		last_node = malloc(npages * sizeof(*last_node));
+		left_node = malloc(npages);
+		moved_at = malloc(npages * sizeof(*moved_at));
+		if (!last_node || !left_node || !moved_at)
+			exit(1);
+		for (i = 0; i < npages; i++) {
+			last_node[i] = status[i];
+			left_node[i] = -1;
+		}
+		return;
+	}
+	for (i = 0; i < npages; i++) {
+		if (status[i] < 0 || status[i] == last_node[i])
+			continue;
+		if (status[i] == left_node[i] && t - moved_at[i] <= PINGPONG_S)
+			pingpong++;
+		left_node[i] = last_node[i];
+		last_node[i] = status[i];
+		moved_at[i] = t;
+	}
+}
+
 /* One sample of every page's node; prints a "sample" line. */
 static void sample(double t, long nops, void **pages, int *status)
 {
@@ -262,6 +299,7 @@ static void sample(double t, long nops, void **pages, int *status)
 		printf("%s t=%.2f error=%d\n", "sample", t, errno);
 		return;
 	}
+	track_moves(t, status);
 	for (i = 0; i < npages; i++) {
 		if (status[i] < 0 || status[i] >= MAX_NODES)
 			continue;
@@ -283,7 +321,8 @@ static void sample(double t, long nops, void **pages, int *status)
 	}
 	printf("%s t=%.2f ops=%ld hot=%ld hot_best=%ld hot_start=%ld cold_moved=%ld",
 	       "sample", t, nops, nr_hot[set], hot_node[opt.best], hot_node[opt.start], cold_moved);
-	printf(" nodes=%s hot_nodes=%s\n", nodes, hot_nodes[0] ? hot_nodes : "-");
+	printf(" pingpong=%ld nodes=%s hot_nodes=%s\n", pingpong, nodes,
+	       hot_nodes[0] ? hot_nodes : "-");
 	fflush(stdout);
 }
 
