@@ -79,6 +79,9 @@
 
 #include "internal.h"
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/memattr.h>
+
 /* History bits per page, and the history of a folio hot in every pass. */
 #define MEMATTR_HEAT_BITS	4
 #define MEMATTR_HEAT_FULL	0xf
@@ -156,6 +159,11 @@ struct memattr_daemon {
 	bool pass_start;
 	/* numa_balancing=2 promotes mapped folios to CPU nodes this pass */
 	bool nb_tiering;
+	/* this pass so far, for the memattr_scan_pass tracepoint */
+	unsigned long pass_jiffies;
+	unsigned long pass_scanned;
+	unsigned long pass_moved[2];	/* demoted, promoted */
+	unsigned long pass_failed;
 };
 
 /* ---- pure decisions, tested by KUnit ---- */
@@ -391,6 +399,19 @@ static void memattr_pass_begin(struct memattr_daemon *d)
 	d->cursor_pfn = 0;
 	d->pfn_phase = false;
 	d->pass_start = false;
+	d->pass_jiffies = jiffies;
+	d->pass_scanned = 0;
+	d->pass_moved[0] = 0;
+	d->pass_moved[1] = 0;
+	d->pass_failed = 0;
+}
+
+static void memattr_pass_end(struct memattr_daemon *d)
+{
+	trace_memattr_scan_pass(d->pass_scanned, d->pass_moved[1], d->pass_moved[0],
+				d->pass_failed,
+				jiffies_to_msecs(jiffies - d->pass_jiffies));
+	d->pass_start = true;
 }
 
 /* ---- deciding about one folio ---- */
@@ -541,6 +562,9 @@ static void memattr_migrate_list(struct memattr_daemon *d, struct list_head *lis
 			moved);
 	count_vm_events(promote ? MEMATTR_PROMOTE_FAIL : MEMATTR_DEMOTE_FAIL,
 			nr - moved);
+	trace_memattr_migrate_batch(nid, promote, nr, moved);
+	d->pass_moved[promote] += moved;
+	d->pass_failed += nr - moved;
 }
 
 static void memattr_migrate_queued(struct memattr_daemon *d)
@@ -828,24 +852,25 @@ static bool memattr_walk_pfns(struct memattr_daemon *d)
 static void memattr_daemon_step(struct memattr_daemon *d)
 {
 	unsigned long now = jiffies;
+	long budget = READ_ONCE(memattr_scan_budget);
+	bool walked;
 
 	d->rate.tokens = memattr_rate_refill(d->rate.tokens, now - d->rate.last,
 					     READ_ONCE(memattr_rate_limit_mbps));
 	d->rate.last = now;
-	d->budget = READ_ONCE(memattr_scan_budget);
+	d->budget = budget;
 	if (d->pass_start)
 		memattr_pass_begin(d);
 	if (nodes_weight(d->tracked) < 2) {
 		d->pass_start = true;
 		return;		/* nothing is faster or slower than anything */
 	}
-	if (!d->pfn_phase) {
-		if (!memattr_walk_processes(d))
-			return;
-		d->pfn_phase = true;
-	}
-	if (memattr_walk_pfns(d))
-		d->pass_start = true;
+	if (!d->pfn_phase)
+		d->pfn_phase = memattr_walk_processes(d);
+	walked = d->pfn_phase && memattr_walk_pfns(d);
+	d->pass_scanned += budget - d->budget;
+	if (walked)
+		memattr_pass_end(d);
 }
 
 static int memattr_daemon_fn(void *data)

@@ -969,4 +969,91 @@ TEST_F_TIMEOUT(daemon, with_numa_balancing_no_ping_pong, 120)
 	munmap(p, REGION);
 }
 
+#define TRACE_DIR	"/sys/kernel/tracing"
+
+/* Sums over the trace of kmemattrd's two events. */
+struct trace_sums {
+	long passes;		/* memattr_scan_pass events */
+	long pass_promoted;	/* their promoted= */
+	long batches;		/* memattr_migrate_batch events */
+	long batch_promoted;	/* nr_succeeded= of promote batches */
+};
+
+static int read_trace(struct trace_sums *t)
+{
+	FILE *f = fopen(TRACE_DIR "/trace", "r");
+	char line[512], *ev;
+	long a, b;
+
+	if (!f)
+		return -1;
+	memset(t, 0, sizeof(*t));
+	while (fgets(line, sizeof(line), f)) {
+		ev = strstr(line, "memattr_scan_pass: ");
+		if (ev && sscanf(ev, "memattr_scan_pass: scanned=%ld promoted=%ld", &a, &b) == 2) {
+			t->passes++;
+			t->pass_promoted += b;
+		}
+		ev = strstr(line, "memattr_migrate_batch: ");
+		if (!ev)
+			continue;
+		t->batches++;
+		if (strstr(ev, " promote ") && strstr(ev, "nr_succeeded=") &&
+		    sscanf(strstr(ev, "nr_succeeded="), "nr_succeeded=%ld", &b) == 1)
+			t->batch_promoted += b;
+	}
+	fclose(f);
+	return 0;
+}
+
+/*
+ * The tracepoints agree with /proc/vmstat: every promoted page is in a
+ * promote batch and in the pass that moved it. The harness's kernels have
+ * no tracing; the debug kernel has it (lockdep selects it), so a missing
+ * event there fails.
+ */
+TEST_F_TIMEOUT(daemon, tracepoints_agree_with_vmstat, 120)
+{
+	long long before = vmstat("memattr_promote_success"), promoted;
+	struct trace_sums t;
+	struct placement pl;
+	struct hot_loop h;
+	char *p;
+	int fd;
+
+	if (access(TRACE_DIR "/events", F_OK))
+		mount("tracefs", TRACE_DIR, "tracefs", 0, NULL);
+	if (access(TRACE_DIR "/events/memattr", F_OK)) {
+		ASSERT_FALSE(self->topo.debug_kernel) TH_LOG("debug kernel without memattr events");
+		SKIP(return, "kernel built without tracing: the debug kernel tests the events");
+	}
+	ASSERT_EQ(0, sysfs_write_str("0", TRACE_DIR "/tracing_on"));
+	fd = open(TRACE_DIR "/trace", O_WRONLY | O_TRUNC);	/* empties it */
+	ASSERT_LE(0, fd);
+	close(fd);
+	ASSERT_EQ(0, sysfs_write_str("1", TRACE_DIR "/events/memattr/enable"));
+	ASSERT_EQ(0, sysfs_write_str("1", TRACE_DIR "/tracing_on"));
+	p = region_on(self->start, REGION, false);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, hot_loop_start(&h, p, -1, REGION));
+	ASSERT_EQ(0, knob("enabled", "1"));
+	settle(&self->topo, p, REGION, self->start, self->target, 0, &pl);
+	/* stopping the thread ends its last pass: nothing moves after */
+	ASSERT_EQ(0, knob("enabled", "0"));
+	hot_loop_stop(&h);
+	promoted = vmstat("memattr_promote_success") - before;
+	sysfs_write_str("0", TRACE_DIR "/tracing_on");
+	sysfs_write_str("0", TRACE_DIR "/events/memattr/enable");
+	ASSERT_EQ(0, read_trace(&t));
+	TH_LOG("%ld passes, %ld batches; promoted: vmstat %lld, batches %ld, passes %ld",
+	       t.passes, t.batches, promoted, t.batch_promoted, t.pass_promoted);
+	EXPECT_LT(0, t.passes);
+	EXPECT_LT(0, promoted);
+	EXPECT_EQ(promoted, t.batch_promoted);
+	/* a pass cut short by the stop is not reported */
+	EXPECT_GE(t.batch_promoted, t.pass_promoted);
+	EXPECT_LT(0, t.pass_promoted);
+	munmap(p, REGION);
+}
+
 TEST_HARNESS_MAIN
