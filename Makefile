@@ -3,7 +3,8 @@
 #   make run     build, boot the default topology, show its nodes
 #   make check   every test; ends with "N passed, N failed, N skipped"
 #   make check-debug  KUnit and the selftests under the debug kernel
-#   make bench   the tiering benchmark (BENCH_QUICK=1: a few minutes)
+#   make bench   the tiering benchmark, then the allocator and tool costs
+#                (BENCH_QUICK=1: a few minutes); make bench-cost: the costs only
 #   make series  the patch series, git-am-able, in build/series/patches/
 #   make series-check  every patch applies, is checkpatch-clean, and every
 #                prefix builds with and without CONFIG_MEMATTR
@@ -11,7 +12,7 @@
 TOPOLOGY ?= default
 H := harness
 
-.PHONY: run check check-debug bench series series-check deps base tree kernel userspace initramfs vm clean distclean
+.PHONY: run check check-debug bench bench-cost series series-check deps base tree kernel userspace initramfs vm clean distclean
 
 run: deps
 	$(H)/run.sh $(TOPOLOGY)
@@ -26,6 +27,13 @@ check-debug: deps
 # Tiering baselines side by side; results and report under build/bench/.
 bench: deps kernel initramfs
 	$(H)/bench-tier.sh
+	$(H)/kernel.sh --base
+	$(H)/bench-cost.sh
+
+# Allocator and tool costs only, under -icount (ROUNDS boots of each)
+bench-cost: deps kernel initramfs
+	$(H)/kernel.sh --base
+	$(H)/bench-cost.sh $(ROUNDS)
 
 # The series is derived from our files, patches/ and series/grouping.
 series: deps

@@ -11,13 +11,16 @@ set -uo pipefail
 
 rounds=10
 dir=$MA_LOGS/scale
+# SCALE_ICOUNT=1: under -icount, so that times are instruction costs
+vmargs=()
+[ "${SCALE_ICOUNT:-0}" = 1 ] && vmargs=(--icount)
 mkdir -p "$dir"
 [ $# -gt 0 ] || set -- 4 16 32 64
 for n in "$@"; do
 	topo=$dir/scale$n.topo
 	python3 "$MA_TOP/harness/scale.py" "$n" "$topo" || die "scale.py $n failed"
 	last=$((n - 1))
-	"$MA_TOP/harness/vm" --topology "$topo" --timeout 300 --log "$dir/scale$n.log" -- sh -c '
+	"$MA_TOP/harness/vm" "${vmargs[@]}" --topology "$topo" --timeout 300 --log "$dir/scale$n.log" -- sh -c '
 		echo "NODES $(ls -d /sys/devices/system/node/node[0-9]* | wc -l)"
 		echo "READ $(read_time 21)"
 		dmesg -c >/dev/null

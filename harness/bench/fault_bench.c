@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Page-fault throughput of a default-policy process: map fresh anonymous
- * memory, touch every page, unmap; print pages per second for each run.
- * Used by harness/bench-alloc.sh to compare the patched and base kernels.
+ * Page-fault throughput of a process: map fresh anonymous memory, touch
+ * every page, unmap; print pages per second for each run. Default policy,
+ * or MPOL_BIND to the nodes of MASK (hex) when given.
+ * Used by harness/bench-cost.sh to compare the patched and base kernels.
+ * Usage: fault_bench [MiB] [runs] [MASK]
  */
+#include <numaif.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -44,12 +47,17 @@ int main(int argc, char **argv)
 {
 	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 1024;
 	int runs = argc > 2 ? atoi(argv[2]) : 5;
+	unsigned long mask = argc > 3 ? strtoul(argv[3], NULL, 16) : 0;
 	long page = sysconf(_SC_PAGESIZE);
 	int i;
 
 	if (!mib || runs <= 0) {
-		fprintf(stderr, "usage: fault_bench [MiB] [runs]\n");
+		fprintf(stderr, "usage: fault_bench [MiB] [runs] [MASK]\n");
 		return 2;
+	}
+	if (mask && set_mempolicy(MPOL_BIND, &mask, sizeof(mask) * 8)) {
+		perror("set_mempolicy");
+		return 1;
 	}
 	fault_rate(64 << 20, page);	/* warm up the page allocator */
 	for (i = 0; i < runs; i++)
