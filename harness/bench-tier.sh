@@ -32,14 +32,17 @@ mkdir -p "$out"
 # scenario -> topology, start node (slow), best node (fastest allowed), flags
 #   s1 steady: scattered 10% hot set, room on the fast node
 #   s2 CPU-less fastest node (HBM-like) above the CPUs' own
-#   s3 shift under pressure: the fast node left with 40 MiB free, the hot
-#      set moves to other pages halfway through
+#   s3 shift under pressure: the fast node left with room for one hot set
+#      and 16 MiB, the hot set moves to other pages halfway through
 #   s4 page cache: a tmpfs file read with pread(2), never mapped to read
 #   s5 many tasks: three processes share the region (MAP_SHARED)
 declare -A topo=([s1]=s1 [s2]=s2 [s3]=s1 [s4]=s1 [s5]=s1)
 declare -A start=([s1]=1 [s2]=2 [s3]=1 [s4]=1 [s5]=1)
 declare -A best=([s1]=0 [s2]=1 [s3]=0 [s4]=0 [s5]=0)
-declare -A flags=([s1]="" [s2]="" [s3]="-L 40 -x $((seconds / 2))" [s4]="-f" [s5]="-P 3")
+# s3 leaves the fast node room for one hot set (a tenth of the region) and
+# 16 MiB: the oracle's placement must fit, set B must displace set A
+declare -A flags=([s1]="" [s2]="" [s3]="-L $((size / 10 + 16)) -x $((seconds / 2))" [s4]="-f"
+	[s5]="-P 3")
 {
 	echo "# host: $(nproc) CPUs, $(uname -r); $(qemu-system-x86_64 --version | head -n1)"
 	echo "# region ${size} MiB, ${seconds} s per run, $runs run(s); kernel $(basename "$MA_IMAGE")"
