@@ -8,7 +8,11 @@
  * memory of a tracked node), and one walk serves all nodes at once; a thread
  * per node would walk every mm once per node. Page cache that no process
  * maps is seen through its idle flag (folio_mark_accessed() clears it), in a
- * walk over the PFNs of each tracked node that holds file pages.
+ * walk over the PFNs of each tracked node that holds file pages. While the
+ * thread runs, fault-around maps the PTEs it adds ahead of a fault old
+ * (memattr_wants_old_prefaulted_pte()): every process that maps a shared
+ * file would otherwise make the neighbours of the pages it touches look
+ * accessed once, and a few such processes make cold pages look hot.
  *
  * Tracked nodes have memory, a known read latency and are not special; a
  * special node's pages never move and nothing moves into it. Each tracked
@@ -59,6 +63,7 @@
 #include <linux/kobject.h>
 #include <linux/kthread.h>
 #include <linux/memattr.h>
+#include <linux/memattr_daemon.h>
 #include <linux/memattr_policy.h>
 #include <linux/memory-tiers.h>
 #include <linux/mempolicy.h>
@@ -102,6 +107,8 @@ static struct task_struct *memattr_daemon_task;
 static atomic_long_t memattr_metadata_bytes;
 static bool memattr_daemon_at_boot __initdata;
 static DECLARE_WAIT_QUEUE_HEAD(memattr_daemon_wait);
+/* On while the thread runs: fault-around then maps PTEs old (mm/memory.c). */
+DEFINE_STATIC_KEY_FALSE(memattr_daemon_sampling);
 
 /* Access history of one tracked node: 4 bits per page of its span. */
 struct memattr_heat {
@@ -933,6 +940,8 @@ static int __memattr_daemon_start(void)
 	}
 	memattr_daemon_task = task;
 	memattr_daemon_state = d;
+	/* memattr_daemon_lock, then cpu_hotplug_lock: nothing nests the other way */
+	static_branch_enable(&memattr_daemon_sampling);
 	return 0;
 }
 
@@ -941,6 +950,7 @@ static void __memattr_daemon_stop(void)
 	lockdep_assert_held(&memattr_daemon_lock);
 	if (!memattr_daemon_task)
 		return;
+	static_branch_disable(&memattr_daemon_sampling);
 	kthread_stop(memattr_daemon_task);
 	memattr_daemon_free(memattr_daemon_state);
 	memattr_daemon_task = NULL;

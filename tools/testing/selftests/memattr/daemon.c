@@ -370,6 +370,52 @@ TEST_F_TIMEOUT(daemon, hot_set_promoted, 120)
 	munmap(p, REGION);
 }
 
+#define LATE_MAPPERS	3
+
+/*
+ * Processes that map a shared region one after another, passes apart, and
+ * each touch only its hot pages. Their first faults also map the cold
+ * neighbours of those pages (fault-around); that is no access, and with
+ * the task that filled the region it would make two "accessed" passes for
+ * nearly every cold page.
+ */
+TEST_F_TIMEOUT(daemon, late_mappers_leave_neighbours_cold, 120)
+{
+	pid_t child[LATE_MAPPERS];
+	struct placement pl;
+	double took;
+	int i;
+	char *p = region_mixed_on(self->start, REGION, false, 0);
+
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, knob("enabled", "1"));
+	for (i = 0; i < LATE_MAPPERS; i++) {
+		/* a few passes apart: 100 ms each with this region */
+		usleep(400000);
+		child[i] = fork();
+		ASSERT_LE(0, child[i]);
+		if (!child[i]) {
+			struct hot_loop h = { .p = p, .fd = -1, .bytes = REGION };
+
+			hot_loop_fn(&h);
+			_exit(0);
+		}
+	}
+	took = settle(&self->topo, p, REGION, self->start, self->target, 0, &pl);
+	sleep(QUIET_S);
+	ASSERT_EQ(0, place(&self->topo, p, REGION, self->start, self->target, 0, &pl));
+	for (i = 0; i < LATE_MAPPERS; i++) {
+		kill(child[i], SIGKILL);
+		waitpid(child[i], NULL, 0);
+	}
+	TH_LOG("%.1f s to 90%%; hot %ld/%ld on node %d, cold moved %ld/%ld",
+	       took, pl.hot_on, pl.hot, self->target, pl.cold_moved, pl.cold);
+	EXPECT_LE(0, took);
+	EXPECT_LT(pl.cold_moved * 20, pl.cold);		/* < 5% */
+	EXPECT_EQ(0, corrupt_words(p, REGION));
+	munmap(p, REGION);
+}
+
 TEST_F_TIMEOUT(daemon, off_moves_nothing, 60)
 {
 	long long before = vmstat("memattr_promote_success");
