@@ -21,7 +21,10 @@
  * pass is one walk over all processes and tracked PFNs; scan_budget bounds
  * how many entries one wakeup (every scan_interval_ms) looks at, so a pass
  * takes ceil(entries / scan_budget) intervals and a folio is found hot
- * after hot_threshold passes with an access.
+ * after hot_threshold passes with an access. After a quiet pass (nothing
+ * moved, nothing on a slower node accessed but not yet hot) the wait before
+ * the next pass doubles, up to 8 intervals: a steady state costs an eighth
+ * of the walks, and a change is noticed at most 8 intervals late.
  *
  * Example, S1 of the benchmark: 262,144 PTEs of a 1 GiB region, default
  * budget 262,144 per 1000 ms: one pass per second (plus the few PTEs of
@@ -90,6 +93,8 @@
 /* History bits per page, and the history of a folio hot in every pass. */
 #define MEMATTR_HEAT_BITS	4
 #define MEMATTR_HEAT_FULL	0xf
+/* A quiet pass doubles the wait before the next, up to 1 << this intervals. */
+#define MEMATTR_BACKOFF_MAX	3
 /* Folios queued before the queues are migrated and emptied. */
 #define MEMATTR_BATCH_PAGES	1024
 
@@ -166,6 +171,12 @@ struct memattr_daemon {
 	bool pass_start;
 	/* numa_balancing=2 promotes mapped folios to CPU nodes this pass */
 	bool nb_tiering;
+	/* tracked nodes some other tracked node is faster than */
+	nodemask_t slower;
+	/* the next pass starts 1 << backoff intervals after this one ended */
+	unsigned int backoff;
+	/* folios on a slower node accessed this pass but not (yet) hot */
+	unsigned long pass_heating;
 	/* this pass so far, for the memattr_scan_pass tracepoint */
 	unsigned long pass_jiffies;
 	unsigned long pass_scanned;
@@ -191,6 +202,21 @@ static inline bool memattr_heat_hot(unsigned int history, unsigned int threshold
 static inline bool memattr_heat_cold(unsigned int history, unsigned long passes)
 {
 	return !(history & MEMATTR_HEAT_FULL) && passes >= MEMATTR_HEAT_BITS;
+}
+
+/*
+ * Back off after a quiet pass: one that moved nothing while no folio on a
+ * slower node was heating up. A steady state then walks an eighth as often;
+ * a folio that starts getting hot is seen at most 1 << MEMATTR_BACKOFF_MAX
+ * intervals later, and the passes that follow run at the full rate.
+ */
+static inline unsigned int memattr_next_backoff(unsigned int backoff,
+						unsigned long moved,
+						unsigned long heating)
+{
+	if (moved || heating)
+		return 0;
+	return min(backoff + 1, MEMATTR_BACKOFF_MAX);
 }
 
 /*
@@ -384,6 +410,14 @@ static void memattr_refresh_nodes(struct memattr_daemon *d)
 		d->bandwidth[nid] = memattr_get(nid, MEMATTR_READ_BANDWIDTH);
 	}
 	nodes_and(d->cpu_nodes, d->tracked, node_states[N_CPU]);
+	nodes_clear(d->slower);
+	for_each_node_mask(nid, d->tracked) {
+		int other;
+
+		for_each_node_mask(other, d->tracked)
+			if (memattr_faster(d->latency, d->bandwidth, other, nid))
+				node_set(nid, d->slower);
+	}
 }
 
 static void memattr_pass_begin(struct memattr_daemon *d)
@@ -411,6 +445,7 @@ static void memattr_pass_begin(struct memattr_daemon *d)
 	d->pass_moved[0] = 0;
 	d->pass_moved[1] = 0;
 	d->pass_failed = 0;
+	d->pass_heating = 0;
 }
 
 static void memattr_pass_end(struct memattr_daemon *d)
@@ -418,6 +453,9 @@ static void memattr_pass_end(struct memattr_daemon *d)
 	trace_memattr_scan_pass(d->pass_scanned, d->pass_moved[1], d->pass_moved[0],
 				d->pass_failed,
 				jiffies_to_msecs(jiffies - d->pass_jiffies));
+	d->backoff = memattr_next_backoff(d->backoff,
+					  d->pass_moved[0] + d->pass_moved[1],
+					  d->pass_heating);
 	d->pass_start = true;
 }
 
@@ -509,6 +547,8 @@ static void memattr_account(struct memattr_daemon *d, struct folio *folio,
 		memattr_heat_set(heat, pfn, history);
 		if (memattr_heat_hot(history, READ_ONCE(memattr_hot_threshold)))
 			memattr_consider_promotion(d, folio, allowed, mapped);
+		else if (node_isset(nid, d->slower))
+			d->pass_heating++;
 	} else if (d->need[nid] > 0 && memattr_heat_cold(history, heat->passes)) {
 		memattr_consider_demotion(d, folio, allowed);
 	}
@@ -886,10 +926,15 @@ static int memattr_daemon_fn(void *data)
 
 	set_freezable();
 	while (!kthread_should_stop()) {
+		unsigned long wait;
+
 		memattr_daemon_step(d);
+		wait = msecs_to_jiffies(READ_ONCE(memattr_scan_interval_ms));
+		/* between passes, longer after quiet ones */
+		if (d->pass_start)
+			wait <<= d->backoff;
 		wait_event_freezable_timeout(memattr_daemon_wait,
-					     kthread_should_stop(),
-			msecs_to_jiffies(READ_ONCE(memattr_scan_interval_ms)));
+					     kthread_should_stop(), wait);
 	}
 	return 0;
 }

@@ -143,6 +143,24 @@ static void memattr_daemon_test_rate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rate.tokens, 0);
 }
 
+static void memattr_daemon_test_backoff(struct kunit *test)
+{
+	unsigned int backoff = 0;
+	int i;
+
+	/* quiet passes double the wait, up to 8 intervals */
+	for (i = 1; i <= MEMATTR_BACKOFF_MAX; i++) {
+		backoff = memattr_next_backoff(backoff, 0, 0);
+		KUNIT_EXPECT_EQ(test, backoff, i);
+	}
+	KUNIT_EXPECT_EQ(test, memattr_next_backoff(backoff, 0, 0), MEMATTR_BACKOFF_MAX);
+	KUNIT_EXPECT_EQ(test, 1U << MEMATTR_BACKOFF_MAX, 8);
+	/* one page moved, or one folio heating up, and the next pass is on time */
+	KUNIT_EXPECT_EQ(test, memattr_next_backoff(backoff, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, memattr_next_backoff(backoff, 0, 1), 0);
+	KUNIT_EXPECT_EQ(test, memattr_next_backoff(0, 512, 7), 0);
+}
+
 static struct kunit_case memattr_daemon_test_cases[] = {
 	KUNIT_CASE(memattr_daemon_test_age),
 	KUNIT_CASE(memattr_daemon_test_get_set),
@@ -150,6 +168,7 @@ static struct kunit_case memattr_daemon_test_cases[] = {
 	KUNIT_CASE(memattr_daemon_test_faster),
 	KUNIT_CASE(memattr_daemon_test_pick),
 	KUNIT_CASE(memattr_daemon_test_rate),
+	KUNIT_CASE(memattr_daemon_test_backoff),
 	{}
 };
 

@@ -370,6 +370,52 @@ TEST_F_TIMEOUT(daemon, hot_set_promoted, 120)
 	munmap(p, REGION);
 }
 
+/*
+ * Once the hot set is in place and nothing heats up on a slower node, the
+ * passes slow down (up to 8 intervals apart), and speed up again when a
+ * new hot set appears. memattr_scanned counts the entries walked. The
+ * interval is 500 ms here: under TCG a pass of a node's PFNs takes a few
+ * hundred ms of CPU, which must not hide the waits between passes.
+ */
+TEST_F_TIMEOUT(daemon, quiet_passes_back_off, 120)
+{
+	long long busy, quiet, start;
+	struct placement pl;
+	struct hot_loop h;
+	double took;
+	char *p = region_on(self->start, REGION, false);
+
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, knob("scan_interval_ms", "500"));
+	ASSERT_EQ(0, hot_loop_start(&h, p, -1, REGION));
+	start = vmstat("memattr_scanned");
+	ASSERT_EQ(0, knob("enabled", "1"));
+	/* the first 2 s: every page of the region was just written, then touched */
+	sleep(2);
+	busy = vmstat("memattr_scanned") - start;
+	took = settle(&self->topo, p, REGION, self->start, self->target, 0, &pl);
+	ASSERT_LE(0, took);
+	/* 0.5 + 1 + 2 s of quiet passes reach the longest wait, 4 s */
+	sleep(4);
+	start = vmstat("memattr_scanned");
+	sleep(8);
+	quiet = vmstat("memattr_scanned") - start;
+	/* a new hot set on the slow node is still found */
+	h.offset = HOT_EVERY / 2;
+	took = settle(&self->topo, p, REGION, self->start, self->target, HOT_EVERY / 2, &pl);
+	hot_loop_stop(&h);
+	TH_LOG("entries walked per second: %lld in the first 2 s, %lld when quiet; new hot set %.1f s",
+	       busy / 2, quiet / 8, took);
+	EXPECT_GT(busy, 0);
+	/*
+	 * Passes 4 s apart instead of 0.5 s, plus the pass itself: under
+	 * half the rate while a pass takes less than 3 s of TCG time.
+	 */
+	EXPECT_LT(quiet / 8 * 2, busy / 2);
+	EXPECT_LE(0, took);
+	munmap(p, REGION);
+}
+
 #define LATE_MAPPERS	3
 
 /*
