@@ -16,7 +16,10 @@ the runs with min-max:
              latencies from the topology's HMAT (initiator 0), ns
   /oracle    access time relative to the oracle's
   regret     mean over samples of access(t) / oracle's - 1
-  kthr%      kdamond CPU time as a share of one vCPU
+  kthr%      CPU time of kmemattrd or the kdamonds as a share of one vCPU,
+             over the whole run
+  steady%    the same from 2 s after T90 to the end (the steady state; '-'
+             when that leaves less than 5 s or T90 was never reached)
   sys%       the workload's system time (NUMA balancing's scans and
              hint faults land there) as a share of one vCPU
   ops/oracle throughput relative to the oracle's
@@ -36,9 +39,9 @@ import sys
 # scenarios that reuse another's machine (harness/bench-tier.sh)
 TOPOLOGY = {'s3': 's1', 's4': 's1', 's5': 's1'}
 COLUMNS = ('T90', 'final', 'cold%', 'migr/hot', 'access', '/oracle', 'regret', 'kthr%',
-           'sys%', 'ops/oracle', 'pingpong')
+           'steady%', 'sys%', 'ops/oracle', 'pingpong')
 DIGITS = {'T90': 1, 'final': 3, 'cold%': 2, 'migr/hot': 2, 'access': 0, '/oracle': 3,
-          'regret': 3, 'kthr%': 2, 'sys%': 2, 'ops/oracle': 3, 'pingpong': 0}
+          'regret': 3, 'kthr%': 2, 'steady%': 2, 'sys%': 2, 'ops/oracle': 3, 'pingpong': 0}
 BASELINES = ('nb2', 'damon1', 'damon5')
 # lower is better, except residency
 BETTER = {'T90': min, 'final': max, 'access': min, 'cpu%': min}
@@ -70,6 +73,7 @@ def parse(path):
                                    'hot': int(kv['hot']), 'best': int(kv['hot_best']),
                                    'cold_moved': int(kv['cold_moved']),
                                    'pingpong': int(kv.get('pingpong', 0)),
+                                   'kcpu': float(kv['kcpu']) if 'kcpu' in kv else None,
                                    'hot_nodes': hot_nodes})
         elif line.startswith('vmstat-') and len(w) == 3:
             run['vm_' + w[0][7:]][w[1]] = int(w[2])
@@ -102,15 +106,24 @@ def metrics(run, lat, oracle_access):
     acc = [access_time(x, lat) for x in s]
     acc = [a for a in acc if a is not None]
     ops = [x['ops'] for x in s[1:]]
+    # the threads' time during the samples; older runs: all of it, setup too
+    kthread = run['kthread']
+    if s[0]['kcpu'] is not None:
+        kthread = s[-1]['kcpu'] - s[0]['kcpu']
     m = {'T90': t90, 'final': res[-1] if res else None,
          'cold%': 100.0 * s[-1]['cold_moved'] / max(1, run.get('cold', 1)),
          'migr/hot': migrated / max(1, run['hot']),
          'access': acc[-1] if acc else None,
-         'kthr%': 100.0 * run['kthread'] / dur,
+         'kthr%': 100.0 * kthread / dur,
          'sys%': 100.0 * run.get('stime', 0) / dur,
          'ops': statistics.mean(ops) if ops else 0,
          'pingpong': s[-1]['pingpong'],
-         'cpu%': 100.0 * (run['kthread'] + run.get('stime', 0)) / dur}
+         'cpu%': 100.0 * (kthread + run.get('stime', 0)) / dur}
+    since = None if t90 is None else t0 + t90 + 2
+    calm = [x for x in s if since is not None and x['t'] >= since and x['kcpu'] is not None]
+    if len(calm) >= 2 and calm[-1]['t'] - calm[0]['t'] >= 5:
+        m['steady%'] = 100.0 * (calm[-1]['kcpu'] - calm[0]['kcpu']) / \
+            (calm[-1]['t'] - calm[0]['t'])
     if oracle_access and acc:
         m['/oracle'] = acc[-1] / oracle_access
         m['regret'] = statistics.mean(a / oracle_access - 1 for a in acc)

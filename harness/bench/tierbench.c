@@ -24,12 +24,15 @@
  *   -L  fill BEST with cold anonymous memory until MiB are left free
  *   -P  processes sharing the region (1; MAP_SHARED when more)
  * Output, one line each: "# ..." header, "sample t=S ops=N hot=N hot_best=N
- * hot_start=N cold_moved=N pingpong=N nodes=a:N,b:N hot_nodes=a:N", "end ...".
- * Counts are pages; hot is the current hot set's size, cold_moved counts
- * pages of neither hot set that left the start node, pingpong the pages so
- * far that went back to the node they had left within 10 s.
+ * hot_start=N cold_moved=N pingpong=N kcpu=S nodes=a:N,b:N hot_nodes=a:N",
+ * "end ...". Counts are pages; hot is the current hot set's size, cold_moved
+ * counts pages of neither hot set that left the start node, pingpong the
+ * pages so far that went back to the node they had left within 10 s, kcpu
+ * the CPU seconds so far of the kernel threads that move pages (kmemattrd,
+ * kdamond.N) that existed at the start.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <numaif.h>
@@ -48,6 +51,7 @@
 
 #define MAX_NODES	64
 #define MAX_WORKERS	8
+#define MAX_KTHREADS	8
 
 static struct {
 	int best, start, hot_pct, seconds, interval_ms, shift_s, workers, procs;
@@ -58,6 +62,8 @@ static struct {
 static char *region;
 static int file_fd = -1;	/* -f: the tmpfs file the region maps */
 static long page_size, npages;
+static int kthread_pid[MAX_KTHREADS];	/* kmemattrd and kdamonds */
+static int nr_kthreads;
 static long *hot[2];		/* page indices of the hot set before/after a shift */
 static long nr_hot[2];		/* their sizes */
 /* What every worker of every process (-P) shares. */
@@ -151,7 +157,9 @@ static double now(void)
  * anonymous memory (shared between the processes with -P), or with -f the
  * page cache of a tmpfs file written with write(2). The file's mapping
  * exists only for move_pages(2): MAP_POPULATE maps its pages once, and
- * nothing touches them through it again.
+ * nothing touches them through it again. Populating counts as an access
+ * (it marks each page accessed), so each chunk is mapped right after it is
+ * written: one access then, not a second one seconds after the write.
  */
 static int place(void)
 {
@@ -168,12 +176,16 @@ static int place(void)
 			return -1;
 		unlink("/tmp/tierbench.data");
 		memset(page, 1, sizeof(page));
-		for (off = 0; off < opt.bytes; off += sizeof(page))
-			if (write(file_fd, page, sizeof(page)) != sizeof(page))
-				return -1;
-		region = mmap(NULL, opt.bytes, PROT_READ, MAP_SHARED | MAP_POPULATE, file_fd, 0);
+		if (ftruncate(file_fd, opt.bytes))
+			return -1;
+		region = mmap(NULL, opt.bytes, PROT_READ, MAP_SHARED, file_fd, 0);
 		if (region == MAP_FAILED)
 			return -1;
+		for (off = 0; off < opt.bytes; off += sizeof(page))
+			if (pwrite(file_fd, page, sizeof(page), off) != sizeof(page) ||
+			    mmap(region + off, sizeof(page), PROT_READ,
+				 MAP_SHARED | MAP_FIXED | MAP_POPULATE, file_fd, off) == MAP_FAILED)
+				return -1;
 	} else {
 		region = mmap(NULL, opt.bytes, PROT_READ | PROT_WRITE,
 			      (opt.procs > 1 ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS, -1, 0);
@@ -288,6 +300,53 @@ static void track_moves(double t, const int *status)
 }
 
 /* One sample of every page's node; prints a "sample" line. */
+/* The page-moving kernel threads: their CPU time is the management cost. */
+static void find_kthreads(void)
+{
+	char path[300], comm[32];
+	DIR *proc = opendir("/proc");
+	struct dirent *de;
+	FILE *f;
+
+	while (proc && (de = readdir(proc)) && nr_kthreads < MAX_KTHREADS) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) &&
+		    (!strcmp(comm, "kmemattrd\n") || !strncmp(comm, "kdamond", 7)))
+			kthread_pid[nr_kthreads++] = atoi(de->d_name);
+		fclose(f);
+	}
+	if (proc)
+		closedir(proc);
+}
+
+/* CPU seconds (user + system) of those threads so far. */
+static double kthread_cpu(void)
+{
+	unsigned long long utime, stime, ticks = 0;
+	char path[64], buf[1024], *p;
+	FILE *f;
+	int i;
+
+	for (i = 0; i < nr_kthreads; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/stat", kthread_pid[i]);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+		/* after the comm: state and 10 fields, then utime and stime */
+		if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+				&utime, &stime) == 2)
+			ticks += utime + stime;
+		fclose(f);
+	}
+	return (double)ticks / sysconf(_SC_CLK_TCK);
+}
+
 static void sample(double t, long nops, void **pages, int *status)
 {
 	long per_node[MAX_NODES] = { 0 }, hot_node[MAX_NODES] = { 0 }, cold_moved = 0, i;
@@ -321,8 +380,8 @@ static void sample(double t, long nops, void **pages, int *status)
 	}
 	printf("%s t=%.2f ops=%ld hot=%ld hot_best=%ld hot_start=%ld cold_moved=%ld",
 	       "sample", t, nops, nr_hot[set], hot_node[opt.best], hot_node[opt.start], cold_moved);
-	printf(" pingpong=%ld nodes=%s hot_nodes=%s\n", pingpong, nodes,
-	       hot_nodes[0] ? hot_nodes : "-");
+	printf(" pingpong=%ld kcpu=%.2f nodes=%s hot_nodes=%s\n", pingpong, kthread_cpu(),
+	       nodes, hot_nodes[0] ? hot_nodes : "-");
 	fflush(stdout);
 }
 
@@ -426,6 +485,7 @@ int main(int argc, char **argv)
 	       opt.contiguous ? "contiguous" : "scattered", opt.zipf ? "zipf" : "uniform",
 	       opt.page_cache ? "page-cache" : "anonymous", opt.oracle, opt.shift_s, opt.procs,
 	       opt.leave);
+	find_kthreads();
 	t0 = now();
 	sample(0, 0, pages, status);
 	for (p = 1; p < opt.procs; p++) {
