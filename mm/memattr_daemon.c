@@ -205,16 +205,18 @@ static inline bool memattr_heat_cold(unsigned int history, unsigned long passes)
 }
 
 /*
- * Back off after a quiet pass: one that moved nothing while no folio on a
- * slower node was heating up. A steady state then walks an eighth as often;
- * a folio that starts getting hot is seen at most 1 << MEMATTR_BACKOFF_MAX
- * intervals later, and the passes that follow run at the full rate.
+ * Back off after a quiet pass: one that moved nothing while nothing was
+ * pending (a folio on a slower node heating up, or hot folios waiting for
+ * room that the next pass demotes). A steady state then walks an eighth as
+ * often; a folio that starts getting hot is seen at most
+ * 1 << MEMATTR_BACKOFF_MAX intervals later, and the passes that follow run
+ * at the full rate.
  */
 static inline unsigned int memattr_next_backoff(unsigned int backoff,
 						unsigned long moved,
-						unsigned long heating)
+						unsigned long pending)
 {
-	if (moved || heating)
+	if (moved || pending)
 		return 0;
 	return min(backoff + 1, MEMATTR_BACKOFF_MAX);
 }
@@ -450,12 +452,16 @@ static void memattr_pass_begin(struct memattr_daemon *d)
 
 static void memattr_pass_end(struct memattr_daemon *d)
 {
+	unsigned long pending = d->pass_heating;
+	int nid;
+
+	for_each_node_mask(nid, d->tracked)
+		pending += d->wanted[nid];
 	trace_memattr_scan_pass(d->pass_scanned, d->pass_moved[1], d->pass_moved[0],
 				d->pass_failed,
 				jiffies_to_msecs(jiffies - d->pass_jiffies));
 	d->backoff = memattr_next_backoff(d->backoff,
-					  d->pass_moved[0] + d->pass_moved[1],
-					  d->pass_heating);
+					  d->pass_moved[0] + d->pass_moved[1], pending);
 	d->pass_start = true;
 }
 

@@ -155,7 +155,7 @@ static void memattr_daemon_test_backoff(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, memattr_next_backoff(backoff, 0, 0), MEMATTR_BACKOFF_MAX);
 	KUNIT_EXPECT_EQ(test, 1U << MEMATTR_BACKOFF_MAX, 8);
-	/* one page moved, or one folio heating up, and the next pass is on time */
+	/* one page moved, or one pending (heating up, waiting for room): on time */
 	KUNIT_EXPECT_EQ(test, memattr_next_backoff(backoff, 1, 0), 0);
 	KUNIT_EXPECT_EQ(test, memattr_next_backoff(backoff, 0, 1), 0);
 	KUNIT_EXPECT_EQ(test, memattr_next_backoff(0, 512, 7), 0);
