@@ -28,7 +28,7 @@ check-debug: deps
 bench: deps kernel initramfs
 	$(H)/bench-tier.sh
 	$(H)/kernel.sh --base
-	$(H)/bench-cost.sh
+	$(H)/bench-cost.sh 2
 
 # Allocator and tool costs only, under -icount (ROUNDS boots of each)
 bench-cost: deps kernel initramfs

@@ -4,7 +4,8 @@
 # configuration and run, with the same workload (harness/bench/tierbench.c)
 # and sampler, under no tiering, the oracle placement, NUMA balancing in
 # tiering mode, DAMON migrate_hot/migrate_cold (two settings of its
-# nr_accesses threshold, the grid reported), memattr's kmemattrd with its
+# nr_accesses threshold, the grid reported: each setting runs once, later
+# runs repeat the scenario's best of run 1), memattr's kmemattrd with its
 # default knobs, and kmemattrd together with NUMA balancing. Results and the report go to
 # build/bench/. BENCH_QUICK=1: small region, short runs, one repetition.
 # BENCH_RUNS, BENCH_SIZE (MiB), BENCH_SECONDS, BENCH_CONFIGS, BENCH_SCENARIOS
@@ -18,8 +19,9 @@ if [ "${1:-}" = --smoke ]; then
 elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	size=256 seconds=20 runs=${BENCH_RUNS:-1}
 else
-	# 85 boots of about 30 s: within the 45 minutes make bench may take
-	size=1024 seconds=20 runs=${BENCH_RUNS:-3}
+	# 55 boots of 26-36 s, about 28 minutes: with the kernels' builds and
+	# bench-cost.sh within the 45 minutes make bench may take
+	size=1024 seconds=16 runs=${BENCH_RUNS:-2}
 fi
 size=${BENCH_SIZE:-$size} seconds=${BENCH_SECONDS:-$seconds}
 configs=${BENCH_CONFIGS:-${configs:-none oracle nb2 damon1 damon5 memattr memattr-nb2}}
@@ -40,24 +42,43 @@ declare -A topo=([s1]=s1 [s2]=s2 [s3]=s1 [s4]=s1 [s5]=s1)
 declare -A start=([s1]=1 [s2]=2 [s3]=1 [s4]=1 [s5]=1)
 declare -A best=([s1]=0 [s2]=1 [s3]=0 [s4]=0 [s5]=0)
 # s3 leaves the fast node room for one hot set (a tenth of the region) and
-# 16 MiB: the oracle's placement must fit, set B must displace set A
-declare -A flags=([s1]="" [s2]="" [s3]="-L $((size / 10 + 16)) -x $((seconds / 2))" [s4]="-f"
+# 16 MiB: the oracle's placement must fit, set B must displace set A. It
+# runs half as long again, so that the shift gets as long as a whole run.
+declare -A flags=([s1]="" [s2]="" [s3]="-L $((size / 10 + 16)) -x $((seconds * 3 / 4))" [s4]="-f"
 	[s5]="-P 3")
+declare -A length=([s1]=$seconds [s2]=$seconds [s3]=$((seconds * 3 / 2)) [s4]=$seconds
+	[s5]=$seconds)
+
+# The DAMON setting of run 1 that placed most of the hot set on the best
+# node (then: moved fewest cold pages); later runs repeat only that one.
+damon_best() {
+	for f in "$out/$1"-damon*-1.out; do
+		[ -f "$f" ] || continue
+		grep '^sample ' "$f" | tail -n 1 |
+			sed -E 's/.* hot=([0-9]+) hot_best=([0-9]+) .* cold_moved=([0-9]+) .*/\2 \1 \3/' |
+			awk -v c="$(basename "$f" -1.out)" '{ printf "%s %.6f %d\n", c, $1 / ($2 ? $2 : 1), $3 }'
+	done | sort -k2,2gr -k3,3n | head -n 1 | cut -d' ' -f1 | sed "s/^$1-//"
+}
 {
 	echo "# host: $(nproc) CPUs, $(uname -r); $(qemu-system-x86_64 --version | head -n1)"
-	echo "# region ${size} MiB, ${seconds} s per run, $runs run(s); kernel $(basename "$MA_IMAGE")"
+	echo "# region ${size} MiB, ${seconds} s per run (s3: ${length[s3]} s), $runs run(s) (none," \
+		"oracle and the DAMON setting not chosen: one); kernel $(basename "$MA_IMAGE")"
 } >"$out/header"
 for ((run = 1; run <= runs; run++)); do
 	for scen in $scenarios; do
 		for config in $(printf '%s\n' $configs | shuf); do
 			# nothing moves pages during these two: one run is their median
 			case $config in none | oracle) [ "$run" -gt 1 ] && continue ;; esac
+			if [ "$run" -gt 1 ] && [[ $config == damon* ]] &&
+				[ "$config" != "$(damon_best "$scen")" ]; then
+				continue
+			fi
 			f=$out/$scen-$config-$run
 			# shellcheck disable=SC2086 # flags are words
 			"$MA_TOP/harness/vm" --topology "$MA_TOP/harness/bench/topologies/${topo[$scen]}.topo" \
-				--timeout $((seconds + 240)) --log "$f.log" -- \
+				--timeout $((length[$scen] + 240)) --log "$f.log" -- \
 				tierbench-run "$config" "${start[$scen]}" "${best[$scen]}" \
-				-s "$size" -t "$seconds" ${flags[$scen]} >"$f.out" 2>&1
+				-s "$size" -t "${length[$scen]}" ${flags[$scen]} >"$f.out" 2>&1
 			echo "bench: $scen $config run $run: exit $?" >&2
 		done
 	done
