@@ -13,7 +13,6 @@
 #include <linux/export.h>
 #include <linux/init.h>
 #include <linux/memattr.h>
-#include <linux/memattr_policy.h>
 #include <linux/memory-tiers.h>
 #include <linux/mutex.h>
 #include <linux/node.h>
@@ -123,6 +122,8 @@ static nodemask_t memattr_tier_pending;
 static nodemask_t memattr_hmat_logged;
 
 static BLOCKING_NOTIFIER_HEAD(memattr_chain);
+/* The special-node policy's callbacks, once it registered them. */
+static const struct memattr_policy_ops *memattr_policy __ro_after_init;
 
 /* memattr= values seen before slab is up, applied by memattr_init(). */
 static struct {
@@ -617,8 +618,8 @@ int memattr_admin_write(int nid, enum memattr_field field, const char *buf)
 	} else {
 		if (memattr_parse_value(field, buf, strlen(buf), &value))
 			return -EINVAL;
-		if (field == MEMATTR_SPECIAL && value) {
-			ret = memattr_policy_check_special(nid);
+		if (field == MEMATTR_SPECIAL && value && memattr_policy) {
+			ret = memattr_policy->check_special(nid);
 			if (ret)
 				return ret;
 		}
@@ -641,9 +642,19 @@ int memattr_admin_write(int nid, enum memattr_field field, const char *buf)
 void memattr_sync(void)
 {
 	flush_work(&memattr_tier_work);
-	memattr_policy_sync();
+	if (memattr_policy)
+		memattr_policy->sync();
 }
 EXPORT_SYMBOL_GPL(memattr_sync);
+
+/**
+ * memattr_register_policy - let the special-node policy vet and follow records
+ * @ops: its callbacks; registered once, before user space runs
+ */
+void __init memattr_register_policy(const struct memattr_policy_ops *ops)
+{
+	memattr_policy = ops;
+}
 
 /* ---- boot parameter ---- */
 
@@ -664,12 +675,28 @@ static int __init memattr_early_param(char *str)
 			memattr_cmdline[nid].value[field] = p.value[field];
 			memattr_cmdline[nid].fields |= BIT(field);
 		}
-		if (p.fields & BIT(MEMATTR_SPECIAL))
-			memattr_policy_boot_special(nid, p.value[MEMATTR_SPECIAL]);
 	}
 	return 0;
 }
 early_param("memattr", memattr_early_param);
+
+/**
+ * memattr_boot_special - what memattr= said about a node being special
+ * @nid: node id
+ * @special: set to the parameter's value if it named @nid
+ *
+ * For the first zonelist build, which comes before memattr_init() puts the
+ * parameter's values into the records.
+ *
+ * Return: true if memattr= gave @nid a special value.
+ */
+bool __init memattr_boot_special(int nid, bool *special)
+{
+	if (!(memattr_cmdline[nid].fields & BIT(MEMATTR_SPECIAL)))
+		return false;
+	*special = memattr_cmdline[nid].value[MEMATTR_SPECIAL];
+	return true;
+}
 
 /* ---- memory tiers ---- */
 

@@ -587,7 +587,7 @@ static struct notifier_block memattr_policy_nb = {
  *
  * Must not be called with CPU or memory hotplug locks held.
  */
-void memattr_policy_sync(void)
+static void memattr_policy_sync(void)
 {
 	flush_work(&memattr_policy_work);
 }
@@ -600,7 +600,7 @@ void memattr_policy_sync(void)
  * ordinary memory at all (every node with memory special, and spill is not
  * "always"): kernel allocations would then fail on every CPU.
  */
-int memattr_policy_check_special(int nid)
+static int memattr_policy_check_special(int nid)
 {
 	nodemask_t special;
 
@@ -865,28 +865,35 @@ static const struct attribute_group memattr_policy_group = {
 };
 
 /**
- * memattr_policy_boot_special - take memattr=<nodes>:special before zonelists
- * @nid: node id
- * @special: the boot parameter's value
+ * memattr_policy_boot_init - take memattr=<nodes>:special before zonelists
  *
- * Called while early parameters are parsed, so that the first zonelist
- * build (mm_core_init()) already keeps the node out of implicit use. The
- * record follows at memattr_init(), and its notifier enables the rest.
+ * Called by the first zonelist build (build_all_zonelists_init()), so that
+ * it already keeps the nodes the boot parameter makes special out of
+ * implicit use. The records follow at memattr_init(), and their notifier
+ * enables the rest.
  */
-void __init memattr_policy_boot_special(int nid, bool special)
+void __init memattr_policy_boot_init(void)
 {
-	if (special) {
+	bool special;
+	int nid;
+
+	for (nid = 0; nid < MAX_NUMNODES; nid++) {
+		if (!memattr_boot_special(nid, &special) || !special)
+			continue;
 		node_set(nid, memattr_build_special);
 		node_set(nid, memattr_alloc_buf[0].mask);
-	} else {
-		node_clear(nid, memattr_build_special);
-		node_clear(nid, memattr_alloc_buf[0].mask);
 	}
 }
+
+static const struct memattr_policy_ops memattr_special_policy = {
+	.check_special = memattr_policy_check_special,
+	.sync = memattr_policy_sync,
+};
 
 /* Before memattr_init() replays the boot parameter into the records. */
 static int __init memattr_policy_listen(void)
 {
+	memattr_register_policy(&memattr_special_policy);
 	return register_memattr_notifier(&memattr_policy_nb);
 }
 core_initcall(memattr_policy_listen);

@@ -7,6 +7,7 @@
 #ifndef _LINUX_MEMATTR_H
 #define _LINUX_MEMATTR_H
 
+#include <linux/init.h>
 #include <linux/types.h>
 #include <linux/notifier.h>
 
@@ -64,6 +65,22 @@ void __init memattr_srat_nonvolatile(int nid);
 /* For the node device's "memattr" sysfs group (drivers/base). */
 int memattr_admin_write(int nid, enum memattr_field field, const char *buf);
 extern const struct attribute_group memattr_node_group;
+
+/**
+ * struct memattr_policy_ops - what a user of the "special" value adds
+ * @check_special: may an administrator mark @nid special? 0 or -errno
+ * @sync: wait until the user follows every record change so far
+ *
+ * The special-node policy (mm/memattr_policy.c) registers these once at
+ * boot, so that the records need not know about it.
+ */
+struct memattr_policy_ops {
+	int (*check_special)(int nid);
+	void (*sync)(void);
+};
+
+void __init memattr_register_policy(const struct memattr_policy_ops *ops);
+bool __init memattr_boot_special(int nid, bool *special);
 #else
 static inline u32 memattr_get(int nid, enum memattr_field field)
 {

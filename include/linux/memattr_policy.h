@@ -52,9 +52,7 @@ bool memattr_is_special(int nid);
 void memattr_spilled(struct page *page, unsigned int order, gfp_t gfp,
 		     const struct alloc_context *ac, bool after_reclaim);
 int memattr_set_fallback(int nid, const int *nodes, int nr);
-void memattr_policy_sync(void);
-int memattr_policy_check_special(int nid);
-void __init memattr_policy_boot_special(int nid, bool special);
+void __init memattr_policy_boot_init(void);
 
 /* nodeN/memattr/fallback and /sys/devices/system/node/special */
 extern struct device_attribute memattr_fallback_attr;
@@ -87,6 +85,10 @@ static inline struct zonelist *memattr_every_node_zonelist(int nid, gfp_t gfp)
 #else
 static inline void memattr_build_fallback(int local, int *order, int *nr,
 					  int *explicit_order, int *nr_explicit)
+{
+}
+
+static inline void memattr_policy_boot_init(void)
 {
 }
 
