@@ -53,6 +53,7 @@
 
 #include <linux/capability.h>
 #include <linux/cpu.h>
+#include <linux/cpuset.h>
 #include <linux/device.h>
 #include <linux/kobject.h>
 #include <linux/ktime.h>
@@ -354,6 +355,39 @@ struct zonelist *__memattr_explicit_zonelist(int nid, nodemask_t *nodemask,
 	if ((gfp & __GFP_THISNODE) || !memattr_names_special(nodemask))
 		return NULL;
 	return &NODE_DATA(nid)->node_zonelists[ZONELIST_EXPLICIT];
+}
+
+/**
+ * memattr_prepare_explicit - end of prepare_alloc_pages() for a nodemask
+ * @ac: the allocation context prepare_alloc_pages() filled in
+ *
+ * Called only while some node is special, with a nodemask: if it names a
+ * special node, walk the preferred node's explicit zonelist instead of its
+ * fallback list. Takes nothing but @ac, so that prepare_alloc_pages() keeps
+ * no other value alive for it. The cpuset's nodes, which stand in for no
+ * nodemask, are no explicit request; __GFP_THISNODE's list stays as it is.
+ *
+ * Return: true, as prepare_alloc_pages() does once it got this far.
+ */
+bool memattr_prepare_explicit(struct alloc_context *ac)
+{
+	int nid;
+
+	if (ac->nodemask == &cpuset_current_mems_allowed ||
+	    !memattr_names_special(ac->nodemask))
+		return true;
+	for (nid = 0; nid < nr_node_ids; nid++) {
+		pg_data_t *pgdat = NODE_DATA(nid);
+
+		if (pgdat && ac->zonelist == &pgdat->node_zonelists[ZONELIST_FALLBACK]) {
+			ac->zonelist = &pgdat->node_zonelists[ZONELIST_EXPLICIT];
+			ac->preferred_zoneref = first_zones_zonelist(ac->zonelist,
+								     ac->highest_zoneidx,
+								     ac->nodemask);
+			break;
+		}
+	}
+	return true;
 }
 
 bool memattr_is_special(int nid)

@@ -63,13 +63,20 @@ extern const struct attribute_group memattr_node_root_group;
  * explicit zonelist. The static key keeps this a no-op while no node is
  * special, so a kernel without special nodes allocates exactly as 6.12.
  */
+static inline bool memattr_explicit_request(const nodemask_t *nodemask)
+{
+	return static_branch_unlikely(&memattr_special_in_use) && nodemask;
+}
+
 static inline struct zonelist *memattr_zonelist(int nid, nodemask_t *nodemask,
 						gfp_t gfp, struct zonelist *zl)
 {
-	if (static_branch_unlikely(&memattr_special_in_use) && nodemask)
+	if (memattr_explicit_request(nodemask))
 		return __memattr_explicit_zonelist(nid, nodemask, gfp) ?: zl;
 	return zl;
 }
+
+bool memattr_prepare_explicit(struct alloc_context *ac);
 
 /*
  * For users that must see every node, special ones included, on their own
@@ -101,6 +108,16 @@ static inline struct zonelist *memattr_zonelist(int nid, nodemask_t *nodemask,
 static inline struct zonelist *memattr_every_node_zonelist(int nid, gfp_t gfp)
 {
 	return node_zonelist(nid, gfp);
+}
+
+static inline bool memattr_explicit_request(const nodemask_t *nodemask)
+{
+	return false;
+}
+
+static inline bool memattr_prepare_explicit(struct alloc_context *ac)
+{
+	return true;
 }
 
 static inline bool memattr_may_spill(gfp_t gfp, unsigned int order,
