@@ -65,9 +65,16 @@ done < <(printf '%s\n' "${boots[@]}" | shuf)
 
 # median of one boot's runs, then median and range over the boots
 per_boot() {
-	for f in "$out/$1-$2"-*.out; do
+	# not "$1-$2-*.out": that also matches the console copies, *.log.out
+	for ((r = 1; r <= rounds; r++)); do
+		f=$out/$1-$2-$r.out
+		[ -f "$f" ] || continue
 		sed -n 's/^fault_rate //p' "$f" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 	done | sort -n
+}
+# median of sorted numbers: the middle one, or the mean of the middle two
+median() {
+	printf '%s\n' "$@" | awk '{ v[NR] = $1 } END { m = int((NR + 1) / 2); print (NR % 2) ? v[m] : (v[m] + v[m + 1]) / 2 }'
 }
 {
 	echo "# $(nproc) CPUs, $(qemu-system-x86_64 --version | head -n1); -icount shift=0,sleep=off"
@@ -78,9 +85,9 @@ per_boot() {
 		mapfile -t b < <(per_boot "$c" base)
 		mapfile -t p < <(per_boot "$c" patched)
 		[ ${#b[@]} -gt 0 ] && [ ${#p[@]} -gt 0 ] || continue
-		mb=${b[$(((${#b[@]} - 1) / 2))]} mp=${p[$(((${#p[@]} - 1) / 2))]}
-		printf '%-8s %-28s %-28s %.4f\n' "$c" "$mb (${b[0]}-${b[-1]})" \
-			"$mp (${p[0]}-${p[-1]})" "$(echo "$mp / $mb" | bc -l)"
+		mb=$(median "${b[@]}") mp=$(median "${p[@]}")
+		printf '%-8s %-28s %-28s %s\n' "$c" "$mb (${b[0]}-${b[-1]})" \
+			"$mp (${p[0]}-${p[-1]})" "$(awk -v p="$mp" -v b="$mb" 'BEGIN { printf "%.4f", p / b }')"
 	done
 	# BENCH_PREFIXES=1: the same "plain" fault rate for each prefix of the
 	# patch series (images kept by make series-check): which patch costs
