@@ -404,7 +404,7 @@ TEST_F_TIMEOUT(daemon, quiet_passes_back_off, 120)
 	h.offset = HOT_EVERY / 2;
 	took = settle(&self->topo, p, REGION, self->start, self->target, HOT_EVERY / 2, &pl);
 	hot_loop_stop(&h);
-	TH_LOG("entries walked per second: %lld in the first 2 s, %lld when quiet; new hot set %.1f s",
+	TH_LOG("entries/s: %lld in the first 2 s, %lld when quiet; new hot set %.1f s",
 	       busy / 2, quiet / 8, took);
 	EXPECT_GT(busy, 0);
 	/*
