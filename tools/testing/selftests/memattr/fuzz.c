@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hostile input at volume: every writable memattr file gets thousands of
- * random, mutated and edge-case writes. Each is judged by a model of the
- * grammar the ABI documents (written from Documentation/ABI, not from the
- * kernel's parser): a write the model rejects must fail with EINVAL and
+ * Hostile input at volume: every writable memattr file, kmemattrd's knobs
+ * included, gets thousands of random, mutated and edge-case writes. Each
+ * is judged by a model of the grammar the ABI documents (written from
+ * Documentation/ABI, not from the kernel's parser): a write the model
+ * rejects must fail with EINVAL and
  * leave the file as it was, one it accepts must read back as documented.
  * Then writers on every CPU race each other while a task allocates with a
  * bound policy, and the state must be consistent afterwards. Last, a root
@@ -33,6 +34,7 @@
 
 #define NODE_DIR	"/sys/devices/system/node"
 #define POLICY_DIR	"/sys/kernel/mm/memattr"
+#define DAEMON_DIR	POLICY_DIR "/daemon"
 /*
  * Writes per file: make check runs the full 10,000 once, on "default"
  * (MEMATTR_FUZZ_WRITES); every other run does a tenth, within MAX_WRITES.
@@ -50,7 +52,7 @@
 #define U32_MAX_VAL	4294967295ULL
 
 /* How a file's value is written, per the ABI. */
-enum kind { K_LATENCY, K_BANDWIDTH, K_POWER, K_FLAG, K_FALLBACK, K_CHOICE };
+enum kind { K_LATENCY, K_BANDWIDTH, K_POWER, K_FLAG, K_FALLBACK, K_CHOICE, K_RANGE };
 
 struct target {
 	char path[160];			/* the sysfs file */
@@ -58,6 +60,7 @@ struct target {
 	int nid;			/* its node, -1 for global knobs */
 	const char *const *choices;	/* K_CHOICE: the words */
 	int nr_choices;
+	unsigned int min, max, def;	/* K_RANGE: bounds and default */
 };
 
 static const char *const spill_words[] = { "never", "before_oom", "always" };
@@ -69,6 +72,19 @@ static const char *const field_files[] = {
 
 static const enum kind field_kinds[] = {
 	K_LATENCY, K_LATENCY, K_BANDWIDTH, K_BANDWIDTH, K_FLAG, K_POWER, K_FLAG,
+};
+
+/* kmemattrd's knobs with the range and default each ABI entry states. */
+static const struct {
+	const char *file;
+	unsigned int min, max, def;
+} daemon_knobs[] = {
+	{ "enabled", 0, 1, 0 },
+	{ "scan_interval_ms", 10, 60000, 1000 },
+	{ "scan_budget", 512, 16777216, 262144 },
+	{ "hot_threshold", 1, 4, 2 },
+	{ "rate_limit_MBps", 1, 100000, 256 },
+	{ "demote_watermark", 0, 50, 2 },
 };
 
 /* ---- the documented grammar ---- */
@@ -219,6 +235,33 @@ static int model_fallback(int nid, unsigned long long memory, const char *buf,
 	return first ? 0 : 1;
 }
 
+/*
+ * A daemon knob: "a decimal number within the file's range"; like every
+ * kernel number parser it takes one leading '+' and one trailing newline.
+ */
+static bool model_range(const struct target *t, const char *buf, size_t len,
+			unsigned long long *v)
+{
+	size_t i = 0;
+
+	if (memchr(buf, '\0', len))
+		return false;
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (i < len && buf[i] == '+')
+		i++;
+	if (i == len)
+		return false;
+	for (*v = 0; i < len; i++) {
+		if (buf[i] < '0' || buf[i] > '9')
+			return false;
+		*v = *v * 10 + (buf[i] - '0');
+		if (*v > U32_MAX_VAL)
+			return false;
+	}
+	return *v >= t->min && *v <= t->max;
+}
+
 /* A knob of words: the index of the word, or -1 for a reject. */
 static int model_choice(const struct target *t, const char *buf, size_t len)
 {
@@ -257,6 +300,8 @@ static const char *const corpus[] = {
 	"never ", "Never", "0 1", "1 0", "0\t1", "0  1", "0,1", "0 0", "1 1", "0 1 0",
 	"2 2", "63", "64", "65", "-1 0", "+0", "0\n1", "1 2 3", "3 2 1", "0 1 2 3",
 	"\v0", "0\r", "\f", "2147483647", "2147483648",
+	"+", "+5", "++5", "5+", "9", "10", "49", "50", "51", "256", "511", "512",
+	"60000", "60001", "100000", "100001", "16777216", "16777217", "1000\n",
 };
 
 /* Fill @buf with one test input; its length. */
@@ -315,6 +360,9 @@ static size_t make_input(char *buf, int nr_nodes)
 
 /* ---- the files ---- */
 
+/* Per node: seven values and a fallback list; then the global knobs. */
+#define MAX_TARGETS	(TOPO_MAX_NODES * 8 + 2 + ARRAY_SIZE(daemon_knobs))
+
 static struct topo topo;
 
 /* Nodes that have memory now, by per-node MemTotal. */
@@ -356,6 +404,15 @@ static int list_targets(struct target *t, int max)
 	t[nr] = (struct target){ .kind = K_CHOICE, .nid = -1, .choices = order_words,
 				 .nr_choices = 2 };
 	snprintf(t[nr++].path, sizeof(t[0].path), POLICY_DIR "/fallback_order");
+	/* kmemattrd's knobs, on kernels built with it */
+	if (access(DAEMON_DIR, F_OK))
+		return nr;
+	for (f = 0; f < (int)ARRAY_SIZE(daemon_knobs) && nr < max; f++, nr++) {
+		t[nr] = (struct target){ .kind = K_RANGE, .nid = -1,
+					 .min = daemon_knobs[f].min, .max = daemon_knobs[f].max,
+					 .def = daemon_knobs[f].def };
+		snprintf(t[nr].path, sizeof(t[0].path), DAEMON_DIR "/%s", daemon_knobs[f].file);
+	}
 	return nr;
 }
 
@@ -444,8 +501,24 @@ static const char *show(const char *buf, size_t len)
 	return out;
 }
 
+/* Put @t back to its default: "auto", or the knob's documented value. */
+static int reset_target(const struct target *t)
+{
+	char val[16];
+
+	switch (t->kind) {
+	case K_CHOICE:
+		return 0;	/* the tests name the word they leave */
+	case K_RANGE:
+		snprintf(val, sizeof(val), "%u", t->def);
+		return write_file(t->path, val, strlen(val));
+	default:
+		return write_file(t->path, "auto", 4);
+	}
+}
+
 FIXTURE(fuzz) {
-	struct target t[TOPO_MAX_NODES * 8 + 2];	/* the writable files */
+	struct target t[MAX_TARGETS];	/* the writable files */
 	int nr;						/* how many */
 };
 
@@ -467,12 +540,9 @@ FIXTURE_TEARDOWN(fuzz)
 	int i;
 
 	_metadata->trigger = 0;
-	for (i = 0; i < self->nr; i++) {
-		if (self->t[i].kind == K_CHOICE)
-			continue;
-		/* special=auto could be refused only while all else is special */
-		write_file(self->t[i].path, "auto", 4);
-	}
+	/* special=auto could be refused only while all else is special */
+	for (i = 0; i < self->nr; i++)
+		reset_target(&self->t[i]);
 	write_file(POLICY_DIR "/spill", "before_oom", 10);
 	write_file(POLICY_DIR "/fallback_order", "distance", 8);
 }
@@ -489,6 +559,8 @@ static bool model_accepts(const struct target *t, const char *buf, size_t len,
 		return model_fallback(t->nid, memory, buf, len, prefix, &nr);
 	case K_CHOICE:
 		return model_choice(t, buf, len) >= 0;
+	case K_RANGE:
+		return model_range(t, buf, len, &v);
 	default:
 		return model_value(t->kind, buf, len, &v);
 	}
@@ -510,6 +582,9 @@ static void judge(struct __test_metadata *_metadata, const struct target *t, int
 	case K_CHOICE:
 		choice = model_choice(t, buf, len);
 		want = choice >= 0;
+		break;
+	case K_RANGE:
+		want = model_range(t, buf, len, &v);
 		break;
 	default:
 		want = model_value(t->kind, buf, len, &v);
@@ -539,6 +614,11 @@ static void judge(struct __test_metadata *_metadata, const struct target *t, int
 		EXPECT_STREQ(t->choices[choice], word);
 		ASSERT_EQ(0, bracketed(before, word, sizeof(word)));
 		ASSERT_EQ(0, write_fd(fd, word, strlen(word)));
+		return;
+	case K_RANGE:
+		EXPECT_EQ(v, strtoull(after, NULL, 10))
+			TH_LOG("%s after \"%s\": %s", t->path, show(buf, len), after);
+		ASSERT_EQ(0, write_fd(fd, before, strlen(before)));
 		return;
 	case K_FALLBACK:
 		tok = strtok_r(after, " \n", &save);
@@ -585,8 +665,7 @@ TEST_F_TIMEOUT(fuzz, every_file, 900)
 		const struct target *t = &self->t[i];
 		int fd;
 
-		if (t->kind != K_CHOICE)
-			ASSERT_EQ(0, write_file(t->path, "auto", 4)) TH_LOG("%s", t->path);
+		ASSERT_EQ(0, reset_target(t)) TH_LOG("%s", t->path);
 		ASSERT_EQ(0, read_file(t->path, before, sizeof(before)));
 		memcpy(auto_value, before, sizeof(before));
 		fd = open(t->path, O_RDWR);
@@ -650,10 +729,13 @@ static void *race(void *arg)
 			if (t->kind == K_CHOICE)
 				word = t->choices[(seed >> 8) % t->nr_choices];
 			else if ((seed >> 8) % 4)
-				word = "auto";
+				word = t->kind == K_RANGE ? "" : "auto";
 			else
 				word = corpus[(seed >> 16) % ARRAY_SIZE(corpus)];
 			len = snprintf(buf, sizeof(buf), "%s", word);
+			if (!len)	/* a daemon knob: its default, or 1 */
+				len = snprintf(buf, sizeof(buf), "%u",
+					       seed & 16 ? t->def : 1);
 			write_file(t->path, buf, len);
 		}
 		r->writes++;
@@ -760,9 +842,7 @@ TEST_F_TIMEOUT(fuzz, concurrent_writers, 120)
 
 	/* a known state, then every view of it must agree */
 	for (i = 0; i < self->nr; i++)
-		if (self->t[i].kind != K_CHOICE)
-			ASSERT_EQ(0, write_file(self->t[i].path, "auto", 4))
-				TH_LOG("%s", self->t[i].path);
+		ASSERT_EQ(0, reset_target(&self->t[i])) TH_LOG("%s", self->t[i].path);
 	ASSERT_EQ(0, write_file(POLICY_DIR "/spill", "before_oom", 10));
 	ASSERT_EQ(0, sysfs_write_str("1", NODE_DIR "/node%d/memattr/special", s));
 	check_consistent(_metadata, memory);
@@ -779,6 +859,9 @@ static void valid_value(const struct target *t, char *buf, size_t len)
 		break;
 	case K_FALLBACK:
 		snprintf(buf, len, "%d", t->nid);	/* its own node first */
+		break;
+	case K_RANGE:
+		snprintf(buf, len, "%u", t->def);
 		break;
 	default:
 		snprintf(buf, len, "auto");
@@ -823,7 +906,7 @@ static int unprivileged_child(const struct target *t, int nr, uid_t uid, int wan
 static void check_refused(struct __test_metadata *_metadata, FIXTURE_DATA(fuzz) *self,
 			  uid_t uid, int want)
 {
-	static char before[TOPO_MAX_NODES * 8 + 2][256];
+	static char before[MAX_TARGETS][256];
 	char after[256];
 	int i, status;
 	pid_t pid;
