@@ -173,6 +173,7 @@ def gen_word(rng, nodes):
 
 def cmd_gen(seed, boots, words, nodes, outdir):
     rng = random.Random(seed)
+    nwords = nbad_words = nbad_items = 0
     for b in range(boots):
         ws = []
         # x86 keeps 2048 bytes of command line: leave room for the rest
@@ -184,6 +185,11 @@ def cmd_gen(seed, boots, words, nodes, outdir):
         with open(f'{outdir}/boot{b}.expect', 'w') as f:
             json.dump({'words': ws, 'values': {str(n): v for n, v in values.items()},
                        'warnings': warnings}, f)
+        nwords += len(ws)
+        nbad_words += len({w for w, _ in warnings})
+        nbad_items += len(warnings)
+    # The caller holds the volume to a minimum: print what was made
+    print(f'{nwords} {nbad_words} {nbad_items}')
     return 0
 
 

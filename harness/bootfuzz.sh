@@ -10,13 +10,20 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-boots=${1:-12} words=${2:-10} seed=${MA_BOOTFUZZ_SEED:-20261203}
+boots=${1:-15} words=${2:-10} seed=${MA_BOOTFUZZ_SEED:-20261203}
+# The issue asks for at least this many malformed memattr= words
+min_malformed=${MA_BOOTFUZZ_MIN:-100}
 dir=$MA_LOGS/bootfuzz
 rm -rf "$dir"
 mkdir -p "$dir"
 nodes=$(grep -c '^node ' "$MA_TOP/harness/topologies/default.topo")
-python3 "$MA_TOP/harness/bootfuzz.py" gen "$seed" "$boots" "$words" "$nodes" "$dir" ||
+counts=$(python3 "$MA_TOP/harness/bootfuzz.py" gen "$seed" "$boots" "$words" "$nodes" "$dir") ||
 	die "bootfuzz: generating the command lines failed"
+read -r nwords nbad_words nbad_items <<<"$counts"
+echo "MEASURE bootparam: $boots boots, $nwords memattr= words, $nbad_words malformed words, $nbad_items malformed items"
+if [ "$nbad_words" -lt "$min_malformed" ]; then
+	echo "FAIL bootparam/volume ($nbad_words malformed words, fewer than $min_malformed)"
+fi
 for ((b = 0; b < boots; b++)); do
 	"$MA_TOP/harness/vm" --topology default --append "$(cat "$dir/boot$b.words")" \
 		--timeout 60 --log "$dir/boot$b.log" -- sh -c \
