@@ -6,7 +6,8 @@
 # tiering mode, DAMON migrate_hot/migrate_cold (two settings of its
 # nr_accesses threshold, the grid reported: each setting runs once, later
 # runs repeat the scenario's best of run 1), memattr's kmemattrd with its
-# default knobs, and kmemattrd together with NUMA balancing. Results and the report go to
+# default knobs, and kmemattrd together with NUMA balancing (one run: it is
+# there for the ping-pong count). Results and the report go to
 # build/bench/. BENCH_QUICK=1: small region, short runs, one repetition.
 # BENCH_RUNS, BENCH_SIZE (MiB), BENCH_SECONDS, BENCH_CONFIGS, BENCH_SCENARIOS
 # override the defaults.
@@ -19,9 +20,9 @@ if [ "${1:-}" = --smoke ]; then
 elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	size=256 seconds=20 runs=${BENCH_RUNS:-1}
 else
-	# 55 boots of 26-36 s, about 28 minutes: with the kernels' builds and
-	# bench-cost.sh within the 45 minutes make bench may take
-	size=1024 seconds=16 runs=${BENCH_RUNS:-2}
+	# 50 boots of 24-34 s, about 23 minutes: with the kernels' cold
+	# builds and bench-cost.sh within the 45 minutes make bench may take
+	size=1024 seconds=14 runs=${BENCH_RUNS:-2}
 fi
 size=${BENCH_SIZE:-$size} seconds=${BENCH_SECONDS:-$seconds}
 configs=${BENCH_CONFIGS:-${configs:-none oracle nb2 damon1 damon5 memattr memattr-nb2}}
@@ -62,13 +63,14 @@ damon_best() {
 {
 	echo "# host: $(nproc) CPUs, $(uname -r); $(qemu-system-x86_64 --version | head -n1)"
 	echo "# region ${size} MiB, ${seconds} s per run (s3: ${length[s3]} s), $runs run(s) (none," \
-		"oracle and the DAMON setting not chosen: one); kernel $(basename "$MA_IMAGE")"
+		"oracle, memattr-nb2 and the DAMON setting not chosen: one); kernel $(basename "$MA_IMAGE")"
 } >"$out/header"
 for ((run = 1; run <= runs; run++)); do
 	for scen in $scenarios; do
 		for config in $(printf '%s\n' $configs | shuf); do
-			# nothing moves pages during these two: one run is their median
-			case $config in none | oracle) [ "$run" -gt 1 ] && continue ;; esac
+			# nothing moves pages during the first two: one run is their
+			# median; the last is there for its ping-pong count
+			case $config in none | oracle | memattr-nb2) [ "$run" -gt 1 ] && continue ;; esac
 			if [ "$run" -gt 1 ] && [[ $config == damon* ]] &&
 				[ "$config" != "$(damon_best "$scen")" ]; then
 				continue
