@@ -20,7 +20,7 @@ if [ "${1:-}" = --smoke ]; then
 elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	size=256 seconds=20 runs=${BENCH_RUNS:-1}
 else
-	# 50 boots of 24-34 s, about 23 minutes: with the kernels' cold
+	# 50 boots of 24-40 s, about 26 minutes: with the kernels' cold
 	# builds and bench-cost.sh within the 45 minutes make bench may take
 	size=1024 seconds=14 runs=${BENCH_RUNS:-2}
 fi
