@@ -37,7 +37,7 @@ import subprocess
 import sys
 
 # scenarios that reuse another's machine (harness/bench-tier.sh)
-TOPOLOGY = {'s3': 's1', 's4': 's1', 's5': 's1'}
+TOPOLOGY = {'s3': 's1', 's4': 's1', 's5': 's1', 's1c': 's1', 's1z': 's1'}
 COLUMNS = ('T90', 'final', 'cold%', 'migr/hot', 'access', '/oracle', 'regret', 'kthr%',
            'steady%', 'sys%', 'ops/oracle', 'pingpong')
 DIGITS = {'T90': 1, 'final': 3, 'cold%': 2, 'migr/hot': 2, 'access': 0, '/oracle': 3,

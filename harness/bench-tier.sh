@@ -20,13 +20,13 @@ if [ "${1:-}" = --smoke ]; then
 elif [ "${BENCH_QUICK:-0}" = 1 ]; then
 	size=256 seconds=20 runs=${BENCH_RUNS:-1}
 else
-	# 50 boots of 24-40 s, about 26 minutes: with the kernels' cold
+	# 58 boots of 24-40 s, about 30 minutes: with the kernels' cold
 	# builds and bench-cost.sh within the 45 minutes make bench may take
 	size=1024 seconds=14 runs=${BENCH_RUNS:-2}
 fi
 size=${BENCH_SIZE:-$size} seconds=${BENCH_SECONDS:-$seconds}
 configs=${BENCH_CONFIGS:-${configs:-none oracle nb2 damon1 damon5 memattr memattr-nb2}}
-scenarios=${BENCH_SCENARIOS:-${scenarios:-s1 s2 s3 s4 s5}}
+scenarios=${BENCH_SCENARIOS:-${scenarios:-s1 s2 s3 s4 s5 s1c s1z}}
 out=$MA_BUILD/bench
 [ "${1:-}" = --smoke ] && out=$MA_LOGS/bench-smoke
 rm -rf "$out"
@@ -39,16 +39,20 @@ mkdir -p "$out"
 #      and 16 MiB, the hot set moves to other pages halfway through
 #   s4 page cache: a tmpfs file read with pread(2), never mapped to read
 #   s5 many tasks: three processes share the region (MAP_SHARED)
-declare -A topo=([s1]=s1 [s2]=s2 [s3]=s1 [s4]=s1 [s5]=s1)
-declare -A start=([s1]=1 [s2]=2 [s3]=1 [s4]=1 [s5]=1)
-declare -A best=([s1]=0 [s2]=1 [s3]=0 [s4]=0 [s5]=0)
+#   s1c, s1z: s1 with a contiguous hot set (what region-based monitors
+#      like DAMON can separate) and with a Zipf-like skew inside the hot
+#      set; once each, only the configurations that move pages
+declare -A topo=([s1]=s1 [s2]=s2 [s3]=s1 [s4]=s1 [s5]=s1 [s1c]=s1 [s1z]=s1)
+declare -A start=([s1]=1 [s2]=2 [s3]=1 [s4]=1 [s5]=1 [s1c]=1 [s1z]=1)
+declare -A best=([s1]=0 [s2]=1 [s3]=0 [s4]=0 [s5]=0 [s1c]=0 [s1z]=0)
+declare -A variant=([s1c]=1 [s1z]=1)
 # s3 leaves the fast node room for one hot set (a tenth of the region) and
 # 16 MiB: the oracle's placement must fit, set B must displace set A. It
 # runs half as long again, so that the shift gets as long as a whole run.
 declare -A flags=([s1]="" [s2]="" [s3]="-L $((size / 10 + 16)) -x $((seconds * 3 / 4))" [s4]="-f"
-	[s5]="-P 3")
+	[s5]="-P 3" [s1c]="-c" [s1z]="-z")
 declare -A length=([s1]=$seconds [s2]=$seconds [s3]=$((seconds * 3 / 2)) [s4]=$seconds
-	[s5]=$seconds)
+	[s5]=$seconds [s1c]=$seconds [s1z]=$seconds)
 
 # The DAMON setting of run 1 that placed most of the hot set on the best
 # node (then: moved fewest cold pages); later runs repeat only that one.
@@ -63,7 +67,8 @@ damon_best() {
 {
 	echo "# host: $(nproc) CPUs, $(uname -r); $(qemu-system-x86_64 --version | head -n1)"
 	echo "# region ${size} MiB, ${seconds} s per run (s3: ${length[s3]} s), $runs run(s) (none," \
-		"oracle, memattr-nb2 and the DAMON setting not chosen: one); kernel $(basename "$MA_IMAGE")"
+		"oracle, memattr-nb2 and the DAMON setting not chosen: one; s1c and s1z: one," \
+		"without none, oracle and memattr-nb2); kernel $(basename "$MA_IMAGE")"
 } >"$out/header"
 for ((run = 1; run <= runs; run++)); do
 	for scen in $scenarios; do
@@ -71,6 +76,10 @@ for ((run = 1; run <= runs; run++)); do
 			# nothing moves pages during the first two: one run is their
 			# median; the last is there for its ping-pong count
 			case $config in none | oracle | memattr-nb2) [ "$run" -gt 1 ] && continue ;; esac
+			if [ -n "${variant[$scen]:-}" ]; then
+				[ "$run" -gt 1 ] && continue
+				case $config in none | oracle | memattr-nb2) continue ;; esac
+			fi
 			if [ "$run" -gt 1 ] && [[ $config == damon* ]] &&
 				[ "$config" != "$(damon_best "$scen")" ]; then
 				continue
