@@ -4,8 +4,8 @@
  * included, gets thousands of random, mutated and edge-case writes. Each
  * is judged by a model of the grammar the ABI documents (written from
  * Documentation/ABI, not from the kernel's parser): a write the model
- * rejects must fail with EINVAL and
- * leave the file as it was, one it accepts must read back as documented.
+ * rejects must fail with EINVAL and leave the file as it was, one it
+ * accepts must read back as documented.
  * Then writers on every CPU race each other while a task allocates with a
  * bound policy, and the state must be consistent afterwards. Last, a root
  * task without CAP_SYS_ADMIN, and a task of another user, must change
