@@ -5,7 +5,10 @@
 #   1. every patch applies in order with git am;
 #   2. checkpatch.pl --strict is clean on every patch;
 #   3. every prefix builds, with CONFIG_MEMATTR (our config) and without;
-#   4. the whole series equals the tree make check tests, and its kernel
+#   4. every prefix's kernel (CONFIG_MEMATTR on) boots the default topology
+#      with a clean console, and the KUnit suites the prefix has pass: the
+#      intermediate states series/stages/ makes are tested, not only built;
+#   5. the whole series equals the tree make check tests, and its kernel
 #      boots the default topology and passes the selftests there.
 # Not part of make check (a cold run rebuilds the kernel about eight times);
 # ends with "N passed, N failed" like make check.
@@ -96,6 +99,7 @@ build_prefix() {
 }
 
 n=${#mail[@]}
+rm -f "$out"/bzImage-*	# a prefix that fails to build must not boot an old image
 exec 9>"$MA_LOCK"
 flock 9
 for k in $(seq 1 "$n"); do
@@ -117,6 +121,31 @@ done
 flock -u 9
 git -C "$full" checkout -q series
 cp "$out/obj-on/arch/x86/boot/bzImage" "$out/bzImage" 2>/dev/null
+
+# The KUnit suites the first K patches define.
+prefix_suites() {
+	local rev=series~$(($n - $1)) files
+	mapfile -t files < <(git -C "$full" diff --name-only pristine "$rev" | grep kunit)
+	[ ${#files[@]} -gt 0 ] || return 0
+	git -C "$full" grep -h -A3 'struct kunit_suite .* = {' "$rev" -- "${files[@]}" |
+		sed -n 's/.*\.name *= *"\([^"]*\)".*/\1/p'
+}
+
+for k in $(seq 1 "$n"); do
+	img=$out/bzImage-$k
+	[ -f "$img" ] || continue	# its build failed, reported above
+	step "booting patches 1-$k with KUnit"
+	klog=$out/boot-$k-kunit.log
+	if "$MA_TOP/harness/vm" --kernel "$img" --kunit --topology default --timeout 120 \
+		--log "$klog" -- true >/dev/null 2>&1; then
+		echo "PASS series-check/boots/$k"
+	else
+		echo "FAIL series-check/boots/$k (log: $klog)"
+	fi | record
+	python3 "$MA_TOP/harness/results.py" kunit "$klog" $(prefix_suites "$k") |
+		sed '/^$/d; s|^\([A-Z]*\) kunit/|\1 series-check/prefix-'"$k"'/kunit/|' | record
+	"$MA_TOP/harness/console-scan.sh" "series-check/prefix-$k/console" "$klog" | record
+done
 
 step "booting the whole series on default"
 if [ -f "$out/bzImage" ] && [ -f "$MA_BUILD/initramfs.cpio.gz" -o -f "$MA_BUILD/initramfs.cpio" ]; then

@@ -6,6 +6,18 @@
   series.py am BASE STAGE OUT REPO  git am OUT/patches onto REPO (a git tree
                                     of the pristine base, or of the files the
                                     series touches), then compare with STAGE
+  series.py states DIR              write the files series/stages/ changes,
+                                    as each stage patch finds and leaves them,
+                                    into DIR/0-first, DIR/1-<stage>, ...
+  series.py restage DIR             rewrite series/stages/*.patch from DIR
+                                    (after editing the states there)
+
+Stage patches (series/stages/, named by "Stage:" in series/grouping) let one
+of our files grow over several patches: a patch that takes the file whole
+takes it as it was before every later stage, each stage patch applies its
+change forward in its own patch, and the last one leaves our file as it is.
+If an edit to our file makes a stage stop applying, run "states", make the
+same edit in the states it belongs to, and run "restage".
 
 BASE is the pristine kernel source, STAGE what harness/tree.sh staged (the
 files the harness builds with, final state). Exported commits start from a
@@ -101,7 +113,7 @@ def sections(path):
 
 
 def parse_grouping():
-    """[(files, [(patch, target)], message)] and the From: address."""
+    """[(files, [(patch, target)], [stage], message)] and the From: address."""
     with open(os.path.join(TOP, "series", "grouping")) as f:
         text = f.read()
     stanzas = text.split("\n%%\n")
@@ -115,13 +127,23 @@ def parse_grouping():
     files = overlay_files()
     order = patch_order()
     secs = {p: sections(p) for p in order}
-    used_files, used_secs, out = {}, {}, []
+    used_files, used_secs, used_stages, out = {}, {}, {}, []
     for n, st in enumerate(stanzas[1:], 1):
-        takes, msg = [], None
+        takes, stages, msg = [], [], None
         lines = st.strip("\n").split("\n")
         for k, ln in enumerate(lines):
             if ln.startswith("Take:"):
                 takes.append(ln[5:].split())
+            elif ln.startswith("Stage:"):
+                for st_path in ln[6:].split():
+                    if not st_path.startswith("series/stages/") or \
+                       not os.path.isfile(os.path.join(TOP, st_path)):
+                        raise SeriesError("patch %d: no stage patch %s" % (n, st_path))
+                    if st_path in used_stages:
+                        raise SeriesError("%s is in patches %d and %d" %
+                                          (st_path, used_stages[st_path], n))
+                    used_stages[st_path] = n
+                    stages.append(st_path)
             elif ln.startswith("Subject: "):
                 msg = ln[9:] + "\n" + "\n".join(lines[k + 1:]).rstrip() + "\n"
                 break
@@ -155,15 +177,24 @@ def parse_grouping():
                         raise SeriesError("%s is in patches %d and %d" % (f, used_files[f], n))
                     used_files[f] = n
                     mine.append(f)
-        out.append((mine, pieces, msg))
+        for st_path in stages:
+            for t in sections(st_path):
+                if used_files.get(t, n) >= n:
+                    raise SeriesError("patch %d: %s changes %s, which no earlier patch "
+                                      "takes" % (n, st_path, t))
+        out.append((mine, pieces, stages, msg))
     missing = [f for f in files if f not in used_files]
     missing += ["%s (%s)" % (t, p) for p in order for t in secs[p] if (p, t) not in used_secs]
+    stage_dir = os.path.join(TOP, "series", "stages")
+    if os.path.isdir(stage_dir):
+        missing += ["series/stages/" + f for f in sorted(os.listdir(stage_dir))
+                    if "series/stages/" + f not in used_stages]
     if missing:
         raise SeriesError("series/grouping leaves out: " + ", ".join(missing))
     # Sections of one file must keep patches/series order: each applies on
     # top of the ones before it.
     last = {}
-    for n, (_, pieces, _) in enumerate(out, 1):
+    for n, (_, pieces, _, _) in enumerate(out, 1):
         for p, t in pieces:
             if last.get(t, -1) > order.index(p):
                 raise SeriesError("patch %d takes %s's section for %s after a later patch's" %
@@ -185,8 +216,8 @@ def sparse_base(base, groups, secs, repo, env):
     shutil.rmtree(repo, ignore_errors=True)
     os.makedirs(repo)
     git(repo, "init", "-q", "-b", "series")
-    touched = {t for _, pieces, _ in groups for _, t in pieces}
-    touched |= {f for files, _, _ in groups for f in files}
+    touched = {t for _, pieces, _, _ in groups for _, t in pieces}
+    touched |= {f for files, _, _, _ in groups for f in files}
     for f in sorted(touched):
         src = os.path.join(base, f)
         if os.path.exists(src):
@@ -197,24 +228,55 @@ def sparse_base(base, groups, secs, repo, env):
         env=env)
 
 
+def apply_diff(where, diff, what, reverse=False, fuzz=True):
+    """patch(1) as harness/tree.sh applies patches/; stages without fuzz:
+    a stage that no longer fits our file must not half-fit."""
+    args = ["patch", "-d", where, "-p1", "-s", "--no-backup-if-mismatch", "--batch"]
+    if not fuzz:
+        args.append("--fuzz=0")
+    r = subprocess.run(args + (["-R"] if reverse else ["-N"]), input=diff, text=True,
+                       capture_output=True)
+    if r.returncode:
+        raise SeriesError("%s does not apply%s: %s" % (what, " in reverse" if reverse else "",
+                                                       (r.stdout + r.stderr).strip()))
+
+
+def first_states(groups, where):
+    """Copy the files stage patches change into WHERE, as before the first."""
+    stages = [st for _, _, sts, _ in groups for st in sts]
+    for st in stages:
+        for t in sections(st):
+            dst = os.path.join(where, t)
+            if not os.path.exists(dst):
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                shutil.copy2(os.path.join(TOP, t), dst)
+    for st in reversed(stages):
+        apply_diff(where, "".join(sections(st).values()), st, reverse=True, fuzz=False)
+    return stages
+
+
 def export(base, out):
     author, groups, secs = parse_grouping()
     env = env_for(author)
     repo = os.path.join(out, "git")
     sparse_base(base, groups, secs, repo, env)
     git(repo, "tag", "base")
-    for n, (files, pieces, msg) in enumerate(groups, 1):
+    early = os.path.join(out, "stages")
+    shutil.rmtree(early, ignore_errors=True)
+    os.makedirs(early)
+    first_states(groups, early)
+    for n, (files, pieces, stages, msg) in enumerate(groups, 1):
+        what = "patch %d (%s)" % (n, msg.split("\n")[0])
         if pieces:
-            diff = "".join(secs[p][t] for p, t in pieces)
-            r = subprocess.run(["patch", "-d", repo, "-p1", "-s", "-N", "--no-backup-if-mismatch"],
-                               input=diff, text=True, capture_output=True)
-            if r.returncode:
-                raise SeriesError("patch %d (%s) does not apply: %s" %
-                                  (n, msg.split("\n")[0], r.stdout + r.stderr))
+            apply_diff(repo, "".join(secs[p][t] for p, t in pieces), what)
         for f in files:
             dst = os.path.join(repo, f)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
-            shutil.copy2(os.path.join(TOP, f), dst)
+            src = os.path.join(early, f)
+            shutil.copy2(src if os.path.exists(src) else os.path.join(TOP, f), dst)
+        for st in stages:
+            apply_diff(repo, "".join(sections(st).values()), "%s's %s" % (what, st),
+                       fuzz=False)
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-F", "-", env=env, inp=msg)
     with open(os.path.join(TOP, "series", "cover-letter")) as f:
@@ -265,7 +327,68 @@ def am(base, stage, out, target):
     return same_as_stage(target, stage, "series/equals-tree")
 
 
+def stage_name(path):
+    return os.path.basename(path)[:-len(".patch")]
+
+
+def states(where):
+    """DIR/0-first, DIR/1-<stage>, ...: the staged files around each stage."""
+    _, groups, _ = parse_grouping()
+    shutil.rmtree(where, ignore_errors=True)
+    first = os.path.join(where, "0-first")
+    os.makedirs(first)
+    prev = first
+    for k, st in enumerate(first_states(groups, first), 1):
+        nxt = os.path.join(where, "%d-%s" % (k, stage_name(st)))
+        shutil.copytree(prev, nxt)
+        apply_diff(nxt, "".join(sections(st).values()), st, fuzz=False)
+        prev = nxt
+    print("PASS series/states (in %s)" % where)
+    return True
+
+
+def restage(where):
+    """Rewrite each stage patch as the diff between two states in WHERE."""
+    _, groups, _ = parse_grouping()
+    stages = [st for _, _, sts, _ in groups for st in sts]
+    prev = os.path.join(where, "0-first")
+    for k, st in enumerate(stages, 1):
+        nxt = os.path.join(where, "%d-%s" % (k, stage_name(st)))
+        text = ""
+        for root, _, names in sorted(os.walk(nxt)):
+            for nm in sorted(names):
+                f = os.path.relpath(os.path.join(root, nm), nxt)
+                r = subprocess.run(["diff", "-up", "--label", "a/" + f, "--label", "b/" + f,
+                                    os.path.join(prev, f), os.path.join(nxt, f)],
+                                   capture_output=True, text=True)
+                if r.returncode > 1:
+                    raise SeriesError("diff %s: %s" % (f, r.stderr.strip()))
+                text += r.stdout
+        if not text:
+            raise SeriesError("%s would be empty" % st)
+        with open(os.path.join(TOP, st), "w") as f:
+            f.write(text)
+        prev = nxt
+    last = prev
+    for root, _, names in os.walk(last):
+        for nm in names:
+            f = os.path.relpath(os.path.join(root, nm), last)
+            with open(os.path.join(last, f), "rb") as a, open(os.path.join(TOP, f), "rb") as b:
+                if a.read() != b.read():
+                    raise SeriesError("%s: the last state differs from our file; copy it "
+                                      "there first" % f)
+    print("PASS series/restage (%d stage patches)" % len(stages))
+    return True
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] in ("states", "restage"):
+        try:
+            ok = (states if sys.argv[1] == "states" else restage)(sys.argv[2])
+        except SeriesError as e:
+            print("FAIL series/%s (%s)" % (sys.argv[1], e))
+            ok = False
+        sys.exit(0 if ok else 1)
     if len(sys.argv) < 5 or sys.argv[1] not in ("export", "am"):
         sys.exit(__doc__)
     base, stage, out = sys.argv[2:5]
