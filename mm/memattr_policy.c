@@ -272,9 +272,10 @@ static bool memattr_in_spill_window(unsigned long now, unsigned long opened)
 }
 
 /*
- * Would making @candidates special (on top of @special) leave implicit
- * allocations no ordinary memory at all? With spill=always special nodes
- * stay last in every list, so nothing is ever left empty.
+ * Is every node in @memory (the nodes with memory) in @special, so that
+ * implicit allocations would find no ordinary memory at all? With
+ * spill=always special nodes stay last in every list, so nothing is ever
+ * left empty.
  */
 static bool memattr_leaves_no_ordinary(const nodemask_t *memory,
 				       const nodemask_t *special,
