@@ -351,9 +351,17 @@ def restage(where):
     """Rewrite each stage patch as the diff between two states in WHERE."""
     _, groups, _ = parse_grouping()
     stages = [st for _, _, sts, _ in groups for st in sts]
-    prev = os.path.join(where, "0-first")
-    for k, st in enumerate(stages, 1):
-        nxt = os.path.join(where, "%d-%s" % (k, stage_name(st)))
+    dirs = [os.path.join(where, "0-first")]
+    dirs += [os.path.join(where, "%d-%s" % (k, stage_name(st))) for k, st in enumerate(stages, 1)]
+    for root, _, names in os.walk(dirs[-1]):
+        for nm in names:
+            f = os.path.relpath(os.path.join(root, nm), dirs[-1])
+            with open(os.path.join(root, nm), "rb") as a, open(os.path.join(TOP, f), "rb") as b:
+                if a.read() != b.read():
+                    raise SeriesError("%s: the last state differs from our file; copy it "
+                                      "there first" % f)
+    texts = []
+    for st, prev, nxt in zip(stages, dirs, dirs[1:]):
         text = ""
         for root, _, names in sorted(os.walk(nxt)):
             for nm in sorted(names):
@@ -366,17 +374,11 @@ def restage(where):
                 text += r.stdout
         if not text:
             raise SeriesError("%s would be empty" % st)
+        texts.append(text)
+    # Nothing is written until every stage could be made.
+    for st, text in zip(stages, texts):
         with open(os.path.join(TOP, st), "w") as f:
             f.write(text)
-        prev = nxt
-    last = prev
-    for root, _, names in os.walk(last):
-        for nm in names:
-            f = os.path.relpath(os.path.join(root, nm), last)
-            with open(os.path.join(last, f), "rb") as a, open(os.path.join(TOP, f), "rb") as b:
-                if a.read() != b.read():
-                    raise SeriesError("%s: the last state differs from our file; copy it "
-                                      "there first" % f)
     print("PASS series/restage (%d stage patches)" % len(stages))
     return True
 
