@@ -326,13 +326,16 @@ FIXTURE_TEARDOWN(daemon)
 	}
 }
 
-/* Wait until 90% of the hot pages are on @target; the seconds it took, or -1. */
-static double settle(const struct topo *t, char *p, size_t bytes, int start,
-		     int target, int offset, struct placement *pl)
+/*
+ * Wait up to @limit s until 90% of the hot pages are on @target; the seconds
+ * it took, or -1.
+ */
+static double settle_within(const struct topo *t, char *p, size_t bytes, int start,
+			    int target, int offset, struct placement *pl, double limit)
 {
 	double t0 = now_s();
 
-	while (now_s() - t0 < SETTLE_S) {
+	while (now_s() - t0 < limit) {
 		if (place(t, p, bytes, start, target, offset, pl))
 			return -1;
 		if (pl->hot_on * 10 >= pl->hot * 9)
@@ -340,6 +343,12 @@ static double settle(const struct topo *t, char *p, size_t bytes, int start,
 		usleep(250000);
 	}
 	return -1;
+}
+
+static double settle(const struct topo *t, char *p, size_t bytes, int start,
+		     int target, int offset, struct placement *pl)
+{
+	return settle_within(t, p, bytes, start, target, offset, pl, SETTLE_S);
 }
 
 TEST_F_TIMEOUT(daemon, hot_set_promoted, 120)
@@ -400,12 +409,19 @@ TEST_F_TIMEOUT(daemon, quiet_passes_back_off, 120)
 	start = vmstat("memattr_scanned");
 	sleep(8);
 	quiet = vmstat("memattr_scanned") - start;
-	/* a new hot set on the slow node is still found */
+	/*
+	 * A new hot set on the slow node is still found. Passes are 5x the
+	 * other tests' interval apart and start up to 4 s late, so allow
+	 * twice their bound (typically 3-6 s here; one make check run on
+	 * gpu-peers took over 20 s, never seen in isolation).
+	 */
 	h.offset = HOT_EVERY / 2;
-	took = settle(&self->topo, p, REGION, self->start, self->target, HOT_EVERY / 2, &pl);
+	took = settle_within(&self->topo, p, REGION, self->start, self->target,
+			     HOT_EVERY / 2, &pl, 2 * SETTLE_S);
 	hot_loop_stop(&h);
 	TH_LOG("entries/s: %lld in the first 2 s, %lld when quiet; new hot set %.1f s",
 	       busy / 2, quiet / 8, took);
+	TH_LOG("new hot set: %ld/%ld on node %d", pl.hot_on, pl.hot, self->target);
 	EXPECT_GT(busy, 0);
 	/*
 	 * Passes 4 s apart instead of 0.5 s, plus the pass itself: under
