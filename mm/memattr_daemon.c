@@ -5,7 +5,8 @@
  *
  * One thread for the system, not one per node. Heat comes from a walk of
  * every process's page tables (the accessed bit of each PTE or PMD that maps
- * memory of a tracked node), and one walk serves all nodes at once; a thread
+ * memory of a tracked node, with the TLBs flushed after bits are cleared:
+ * memattr_flush_cleared()), and one walk serves all nodes at once; a thread
  * per node would walk every mm once per node. Page cache that no process
  * maps is seen through its idle flag (folio_mark_accessed() clears it), in a
  * walk over the PFNs of each tracked node that holds file pages. While the
@@ -81,9 +82,12 @@
 #include <linux/sched/sysctl.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/swap.h>
 #include <linux/sysfs.h>
 #include <linux/vmalloc.h>
 #include <linux/vmstat.h>
+
+#include <asm/tlbflush.h>
 
 #include "internal.h"
 
@@ -177,6 +181,8 @@ struct memattr_daemon {
 	unsigned int backoff;
 	/* folios on a slower node accessed this pass but not (yet) hot */
 	unsigned long pass_heating;
+	/* hot folios not yet on an LRU list (a per-CPU batch holds them) */
+	unsigned long pass_unlisted;
 	/* this pass so far, for the memattr_scan_pass tracepoint */
 	unsigned long pass_jiffies;
 	unsigned long pass_scanned;
@@ -448,15 +454,23 @@ static void memattr_pass_begin(struct memattr_daemon *d)
 	d->pass_moved[1] = 0;
 	d->pass_failed = 0;
 	d->pass_heating = 0;
+	d->pass_unlisted = 0;
 }
 
 static void memattr_pass_end(struct memattr_daemon *d)
 {
-	unsigned long pending = d->pass_heating;
+	unsigned long pending = d->pass_heating + d->pass_unlisted;
 	int nid;
 
 	for_each_node_mask(nid, d->tracked)
 		pending += d->wanted[nid];
+	/*
+	 * A new folio reaches its LRU list only when its CPU's batch fills or
+	 * drains; the last few folios a task faulted can sit there for good
+	 * and could never be isolated. Drain them for the next pass.
+	 */
+	if (d->pass_unlisted)
+		lru_add_drain_all();
 	trace_memattr_scan_pass(d->pass_scanned, d->pass_moved[1], d->pass_moved[0],
 				d->pass_failed,
 				jiffies_to_msecs(jiffies - d->pass_jiffies));
@@ -511,7 +525,9 @@ static void memattr_consider_promotion(struct memattr_daemon *d,
 		d->wanted[best] += nr;
 	if (target == NUMA_NO_NODE)
 		return;
-	if (memattr_queue(d, folio, &d->promote[target]))
+	if (!folio_test_lru(folio))
+		d->pass_unlisted += nr;
+	else if (memattr_queue(d, folio, &d->promote[target]))
 		d->room[target] -= nr;
 }
 
@@ -641,6 +657,8 @@ struct memattr_walk {
 	nodemask_t task_mems;
 	/* address to resume at when the budget ran out, else 0 */
 	unsigned long stopped_at;
+	/* an accessed bit was cleared: the mm's TLB entries must go */
+	bool cleared_young;
 };
 
 /* Nodes a folio mapped at @addr may move to: cpuset, and a bind policy. */
@@ -690,6 +708,7 @@ static bool memattr_walk_huge(pmd_t *pmd, unsigned long addr, struct mm_walk *wa
 	if (pmd_present(*pmd)) {
 		folio = vm_normal_folio_pmd(vma, addr, *pmd);
 		young = pmdp_clear_young_notify(vma, addr, pmd);
+		w->cleared_young |= young;
 		memattr_walk_folio(w, vma, addr, folio, young);
 		w->d->budget--;
 		count_vm_event(MEMATTR_SCANNED);
@@ -723,12 +742,15 @@ static int memattr_pmd_entry(pmd_t *pmd, unsigned long addr, unsigned long end,
 	}
 	for (pte = start; addr < end; pte++, addr += PAGE_SIZE) {
 		pte_t entry = ptep_get(pte);
+		bool young;
 
 		if (!pte_present(entry))
 			continue;
 		scanned++;
+		young = ptep_clear_young_notify(vma, addr, pte);
+		w->cleared_young |= young;
 		memattr_walk_folio(w, vma, addr, vm_normal_folio(vma, addr, entry),
-				   ptep_clear_young_notify(vma, addr, pte));
+				   young);
 	}
 	pte_unmap_unlock(start, ptl);
 	w->d->budget -= scanned;
@@ -776,6 +798,22 @@ static struct task_struct *memattr_next_process(int *nr)
 }
 
 /*
+ * A CPU sets an accessed bit only when it walks the page table, so a folio
+ * whose translation stays in a TLB looks idle in every later pass, however
+ * hot it is. Reclaim accepts that (x86 clears the bit without a flush): a
+ * missed access there only makes a page look idle once more. The folios a
+ * promotion looks for, a small hot set touched in a loop, are exactly the
+ * ones that stay cached; so after a walk that cleared bits the mm's TLBs
+ * are flushed, once per process and pass.
+ */
+static void memattr_flush_cleared(struct mm_struct *mm, struct memattr_walk *w)
+{
+	if (w->cleared_young)
+		flush_tlb_mm(mm);
+	w->cleared_young = false;
+}
+
+/*
  * Walk one process from @start, migrating what fills the queues on the way;
  * false if the budget stopped it (the cursor says where).
  */
@@ -793,6 +831,7 @@ static bool memattr_walk_process(struct memattr_daemon *d,
 			break;	/* busy: its pages wait for the next pass */
 		walk_page_range(mm, start, mm->task_size, &memattr_walk_ops, &w);
 		mmap_read_unlock(mm);
+		memattr_flush_cleared(mm, &w);
 		memattr_migrate_queued(d);
 		start = w.stopped_at;
 	} while (start && d->budget > 0 && !kthread_should_stop());

@@ -380,6 +380,34 @@ TEST_F_TIMEOUT(daemon, hot_set_promoted, 120)
 }
 
 /*
+ * A hot set small enough to stay in the TLB: 7 pages among 64, touched in a
+ * loop. A CPU sets the accessed bit only when it walks the page table, so
+ * unless the daemon flushes the TLB after clearing the bits, these pages
+ * look idle from the second pass on and are never found hot (TCG keeps
+ * translations as long as nothing flushes them; so does hardware for a set
+ * this small).
+ */
+TEST_F_TIMEOUT(daemon, tlb_resident_hot_set_promoted, 120)
+{
+	size_t bytes = 64 * getpagesize();
+	struct placement pl;
+	struct hot_loop h;
+	double took;
+	char *p = region_on(self->start, bytes, false);
+
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, hot_loop_start(&h, p, -1, bytes));
+	ASSERT_EQ(0, knob("enabled", "1"));
+	took = settle(&self->topo, p, bytes, self->start, self->target, 0, &pl);
+	hot_loop_stop(&h);
+	TH_LOG("%.1f s to 90%%; hot %ld/%ld on node %d, cold moved %ld/%ld",
+	       took, pl.hot_on, pl.hot, self->target, pl.cold_moved, pl.cold);
+	EXPECT_LE(0, took);
+	EXPECT_EQ(0, corrupt_words(p, bytes));
+	munmap(p, bytes);
+}
+
+/*
  * Once the hot set is in place and nothing heats up on a slower node, the
  * passes slow down (up to 8 intervals apart), and speed up again when a
  * new hot set appears. memattr_scanned counts the entries walked. The
