@@ -1155,7 +1155,7 @@ TEST_F_TIMEOUT(daemon, tracepoints_agree_with_vmstat, 120)
 	struct placement pl;
 	struct hot_loop h;
 	char *p;
-	int fd;
+	int fd, i;
 
 	if (access(TRACE_DIR "/events", F_OK))
 		mount("tracefs", TRACE_DIR, "tracefs", 0, NULL);
@@ -1174,6 +1174,13 @@ TEST_F_TIMEOUT(daemon, tracepoints_agree_with_vmstat, 120)
 	ASSERT_EQ(0, hot_loop_start(&h, p, -1, REGION));
 	ASSERT_EQ(0, knob("enabled", "1"));
 	settle(&self->topo, p, REGION, self->start, self->target, 0, &pl);
+	/* the pass that moved them reports after its PFN walk: wait for it */
+	for (i = 0; i < 80; i++) {
+		ASSERT_EQ(0, read_trace(&t));
+		if (t.pass_promoted)
+			break;
+		usleep(250000);
+	}
 	/* stopping the thread ends its last pass: nothing moves after */
 	ASSERT_EQ(0, knob("enabled", "0"));
 	hot_loop_stop(&h);
