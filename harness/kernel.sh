@@ -34,8 +34,7 @@ else
 fi
 MA_KSRC=$ksrc MA_KOBJ=$kobj "$MA_TOP/harness/config.sh" "$@"
 
-cc=gcc
-command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
+cc=$(kernel_cc)
 mkdir -p "$MA_LOGS"
 start=$(date +%s)
 if ! make -C "$ksrc" O="$kobj" ARCH=x86_64 CC="$cc" -j"$(nproc)" \

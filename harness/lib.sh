@@ -30,3 +30,18 @@ need_cmd() {
 
 # The directories of our tree that are overlaid onto the kernel source.
 MA_OVERLAY_DIRS="arch block drivers fs include init kernel lib mm Documentation tools"
+
+# The compiler for kernel builds: ccache when it is there, in depend mode.
+# On a miss ccache's default mode runs the preprocessor as well as the
+# compiler, which made a cold build half as long again (mm/ and
+# kernel/sched/: 83 s, against 54 s with gcc alone); depend mode compiles
+# once and takes the headers from the .d file the kernel asks gcc for (53 s),
+# and hits as before (8 s).
+kernel_cc() {
+	if command -v ccache >/dev/null 2>&1; then
+		echo "ccache gcc"
+	else
+		echo gcc
+	fi
+}
+export CCACHE_DEPEND=1

@@ -75,9 +75,9 @@ done | record
 
 # build_prefix K on|off: the series' first K patches, with or without memattr.
 build_prefix() {
-	local k=$1 mode=$2 obj=$out/obj-$2 cfg=$out/obj-$2.cfg cc=gcc s
+	local k=$1 mode=$2 obj=$out/obj-$2 cfg=$out/obj-$2.cfg cc s
 	mkdir -p "$obj" "$cfg"
-	command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
+	cc=$(kernel_cc)
 	make -s -C "$full" O="$cfg" ARCH=x86_64 tinyconfig >"$cfg/make.log" 2>&1 || return 1
 	local frags=("$MA_TOP/harness/configs/memattr.config")
 	if [ "$mode" = off ]; then
