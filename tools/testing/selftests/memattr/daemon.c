@@ -345,6 +345,23 @@ static double settle(const struct topo *t, char *p, size_t bytes, int start,
 	return -1;
 }
 
+/*
+ * Touch the hot pages of @p (offset 0) in a thread, enable the daemon and
+ * wait for them on the target: the seconds it took, -1 if they did not
+ * arrive, -2 if the thread or the daemon did not start (no thread then).
+ */
+static double heat_until_settled(FIXTURE_DATA(daemon) *self, struct hot_loop *h,
+				 char *p, size_t bytes, struct placement *pl)
+{
+	if (hot_loop_start(h, p, -1, bytes))
+		return -2;
+	if (knob("enabled", "1")) {
+		hot_loop_stop(h);
+		return -2;
+	}
+	return settle(&self->topo, p, bytes, self->start, self->target, 0, pl);
+}
+
 TEST_F_TIMEOUT(daemon, hot_set_promoted, 120)
 {
 	long long before = vmstat("memattr_promote_success");
@@ -354,9 +371,8 @@ TEST_F_TIMEOUT(daemon, hot_set_promoted, 120)
 	char *p = region_on(self->start, REGION, false);
 
 	ASSERT_NE(NULL, p);
-	ASSERT_EQ(0, hot_loop_start(&h, p, -1, REGION));
-	ASSERT_EQ(0, knob("enabled", "1"));
-	took = settle(&self->topo, p, REGION, self->start, self->target, 0, &pl);
+	took = heat_until_settled(self, &h, p, REGION, &pl);
+	ASSERT_NE(-2, took);
 	/* let it run on: cold pages must stay, hot ones must not come back */
 	sleep(2);
 	hot_loop_stop(&h);
@@ -390,9 +406,8 @@ TEST_F_TIMEOUT(daemon, tlb_resident_hot_set_promoted, 120)
 	char *p = region_on(self->start, bytes, false);
 
 	ASSERT_NE(NULL, p);
-	ASSERT_EQ(0, hot_loop_start(&h, p, -1, bytes));
-	ASSERT_EQ(0, knob("enabled", "1"));
-	took = settle(&self->topo, p, bytes, self->start, self->target, 0, &pl);
+	took = heat_until_settled(self, &h, p, bytes, &pl);
+	ASSERT_NE(-2, took);
 	hot_loop_stop(&h);
 	TH_LOG("%.1f s to 90%%; hot %ld/%ld on node %d, cold moved %ld/%ld",
 	       took, pl.hot_on, pl.hot, self->target, pl.cold_moved, pl.cold);
