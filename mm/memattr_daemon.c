@@ -803,8 +803,9 @@ static struct task_struct *memattr_next_process(int *nr)
  * hot it is. Reclaim accepts that (x86 clears the bit without a flush): a
  * missed access there only makes a page look idle once more. The folios a
  * promotion looks for, a small hot set touched in a loop, are exactly the
- * ones that stay cached; so after a walk that cleared bits the mm's TLBs
- * are flushed, once per process and pass.
+ * ones that stay cached; so the mm's TLBs are flushed after each stretch
+ * of its walk that cleared bits: once per process and pass, unless queued
+ * migrations or the budget split the walk.
  */
 static void memattr_flush_cleared(struct mm_struct *mm, struct memattr_walk *w)
 {
