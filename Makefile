@@ -65,7 +65,7 @@ vm: kernel initramfs
 	$(H)/vm --topology $(TOPOLOGY) -- sh -c '$(CMD)'
 
 clean:
-	rm -rf build/obj build/src build/stage build/obj.cfg build/obj-base build/obj-base.cfg build/bzImage-base build/obj-debug build/obj-debug.cfg build/bzImage-debug build/selftests build/guest-bin \
+	rm -rf build/obj build/src build/stage build/obj.cfg build/obj-base build/obj-base.cfg build/bzImage-base build/obj-debug build/obj-debug.cfg build/bzImage-debug build/obj-nodes2 build/obj-nodes2.cfg build/bzImage-nodes2 build/selftests build/guest-bin \
 		build/bzImage build/initramfs.* build/logs build/series
 
 distclean:

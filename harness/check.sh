@@ -38,15 +38,17 @@ all_topologies() {
 	(cd "$MA_TOP/harness/topologies" && ls ./*.topo | sed 's|^\./||; s|\.topo$||')
 }
 
-# run_kunit IMAGE LABEL: the built-in suites at boot, each must pass.
+# run_kunit IMAGE LABEL TIMEOUT [TOPOLOGY]: the built-in suites at boot,
+# each must pass.
 run_kunit() {
-	local image=$1 label=$2 suites klog rc
+	local image=$1 label=$2 topo=${4:-default} suites klog rc
 	suites=$(cd "$MA_TOP" && git ls-files --cached --others --exclude-standard -- \
 		$MA_OVERLAY_DIRS | grep -E 'kunit.*\.[ch]$' |
 		xargs -r grep -h -A3 'struct kunit_suite .* = {' |
 		sed -n 's/.*\.name *= *"\([^"]*\)".*/\1/p')
 	klog=$MA_LOGS/${label}kunit.log
-	"$MA_TOP/harness/vm" --kernel "$image" --kunit --topology default --timeout "$3" \
+	mkdir -p "$(dirname "$klog")"
+	"$MA_TOP/harness/vm" --kernel "$image" --kunit --topology "$topo" --timeout "$3" \
 		--log "$klog" -- true >/dev/null
 	rc=$?
 	[ $rc -eq 0 ] || echo "FAIL ${label}kunit/boot (vm exit $rc, log $klog)" | record
@@ -115,6 +117,12 @@ run_debug() {
 	step "debug KUnit"
 	run_kunit "$MA_IMAGE-debug" debug/ 300
 	run_selftests "$MA_IMAGE-debug" debug/ 900 "$@"
+	step "KUnit with two node ids (NODES_SHIFT=1)"
+	if "$MA_TOP/harness/kernel.sh" --nodes2; then
+		run_kunit "$MA_IMAGE-nodes2" nodes2/ 120 nohmat
+	else
+		echo "FAIL nodes2/build" | record
+	fi
 }
 
 finish() {
@@ -185,6 +193,8 @@ if ! grep -qx 'FAIL build' "$results"; then
 	run_fuzz_volume
 	step "malformed memattr= boot parameters (harness/bootfuzz.sh)"
 	"$MA_TOP/harness/bootfuzz.sh" | record
+	step "memattr= making every node with memory special (harness/boot-special.sh)"
+	"$MA_TOP/harness/boot-special.sh" | record
 	step "scale: 4, 16, 32 and 64 nodes (harness/scale.sh)"
 	"$MA_TOP/harness/scale.sh" | record
 	if [ -f "$MA_IMAGE-base" ]; then

@@ -1,18 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the patched kernel incrementally and leave it at build/bzImage.
-# Usage: kernel.sh [--base|--debug] [extra config fragments...]
+# Usage: kernel.sh [--base|--debug|--nodes2] [extra config fragments...]
 #   --base   build the unpatched base instead, at build/bzImage-base, for
 #            side-by-side comparisons (same config, without memattr)
 #   --debug  build the patched kernel with harness/configs/debug.config
 #            (lockdep, KASAN, DEBUG_VM, ...) at build/bzImage-debug
+#   --nodes2 build the patched kernel with NODES_SHIFT=1 (two node ids,
+#            harness/configs/nodes2.config) at build/bzImage-nodes2, for
+#            the KUnit suites on the smallest NUMA configuration
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-base=0 debug=0
+base=0 variant=
 case "${1:-}" in
 --base) base=1; shift ;;
---debug) debug=1; shift; set -- debug "$@" ;;
+--debug) variant=debug; shift; set -- debug "$@" ;;
+--nodes2) variant=nodes2; shift; set -- nodes2 "$@" ;;
 esac
 
 need_cmd gcc make flex bison bc
@@ -27,9 +31,9 @@ if [ $base -eq 1 ]; then
 	log=$MA_LOGS/kernel-base-build.log
 else
 	"$MA_TOP/harness/tree.sh"
-	if [ $debug -eq 1 ]; then
-		kobj=$MA_BUILD/obj-debug image=$MA_IMAGE-debug
-		log=$MA_LOGS/kernel-debug-build.log
+	if [ -n "$variant" ]; then
+		kobj=$MA_BUILD/obj-$variant image=$MA_IMAGE-$variant
+		log=$MA_LOGS/kernel-$variant-build.log
 	fi
 fi
 MA_KSRC=$ksrc MA_KOBJ=$kobj "$MA_TOP/harness/config.sh" "$@"

@@ -425,6 +425,31 @@ static struct memattr_record *__memattr_record(int nid, bool alloc)
 	return memattr_records[nid];
 }
 
+/*
+ * Would setting (@value) or dropping (NULL) @src's value make @nid special?
+ * Then the policy must agree: a node may not become special when that
+ * leaves no ordinary memory. Called under memattr_lock, so that two marks
+ * cannot both pass. Administrators get -EINVAL; other sources a log line.
+ */
+static int memattr_vet_special(int nid, const struct memattr_field_rec *fr,
+			       enum memattr_source src, const u32 *value)
+{
+	struct memattr_field_rec next = *fr;
+	int ret;
+
+	lockdep_assert_held(&memattr_lock);
+	if (!memattr_policy || memattr_field_value(fr))
+		return 0;
+	memattr_field_update(&next, src, value);
+	if (!memattr_field_value(&next))
+		return 0;
+	ret = memattr_policy->check_special(nid);
+	if (ret && src != MEMATTR_SRC_ADMIN)
+		pr_warn("node %d: special from %s refused: no ordinary memory would be left\n",
+			nid, memattr_source_names[src]);
+	return ret;
+}
+
 /* Set (@value) or drop (NULL) @src's value, publish and notify on change. */
 static int memattr_update(int nid, enum memattr_field field,
 			  enum memattr_source src, const u32 *value)
@@ -432,6 +457,7 @@ static int memattr_update(int nid, enum memattr_field field,
 	struct memattr_field_rec *fr;
 	struct memattr_record *rec;
 	unsigned long changed = BIT(field);
+	int ret;
 
 	might_sleep();
 	scoped_guard(mutex, &memattr_lock) {
@@ -439,6 +465,11 @@ static int memattr_update(int nid, enum memattr_field field,
 		if (IS_ERR_OR_NULL(rec))
 			return PTR_ERR_OR_ZERO(rec);
 		fr = &rec->field[field];
+		if (field == MEMATTR_SPECIAL) {
+			ret = memattr_vet_special(nid, fr, src, value);
+			if (ret)
+				return ret;
+		}
 		if (!memattr_field_update(fr, src, value))
 			return 0;
 
@@ -618,11 +649,6 @@ int memattr_admin_write(int nid, enum memattr_field field, const char *buf)
 	} else {
 		if (memattr_parse_value(field, buf, strlen(buf), &value))
 			return -EINVAL;
-		if (field == MEMATTR_SPECIAL && value && memattr_policy) {
-			ret = memattr_policy->check_special(nid);
-			if (ret)
-				return ret;
-		}
 		ret = memattr_set(nid, field, value, MEMATTR_SRC_ADMIN);
 	}
 
@@ -696,6 +722,20 @@ bool __init memattr_boot_special(int nid, bool *special)
 		return false;
 	*special = memattr_cmdline[nid].value[MEMATTR_SPECIAL];
 	return true;
+}
+
+/**
+ * memattr_boot_refuse_special - drop memattr=<nid>:special before it applies
+ * @nid: a node the parameter makes special
+ *
+ * For the first zonelist build, when the parameter would make every node
+ * with memory special: the node's mark is logged and never recorded.
+ */
+void __init memattr_boot_refuse_special(int nid)
+{
+	memattr_cmdline[nid].fields &= ~BIT(MEMATTR_SPECIAL);
+	pr_warn("memattr=%d:special ignored: no node with memory would be left for implicit allocations\n",
+		nid);
 }
 
 /* ---- memory tiers ---- */

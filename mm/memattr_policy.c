@@ -28,25 +28,31 @@
  * memory arrives is left out of the fallback lists from its first page,
  * and one marked afterwards is left out by the next policy apply.
  *
- * Publish order. Allocations pick the explicit list when their nodemask
- * names a node of the published mask (memattr_alloc_special, RCU). The
- * explicit list holds every node, so using it too often is harmless, while
- * using the fallback list for a node it lacks fails the allocation. An
- * apply therefore widens the published mask to old | new first, rebuilds
- * the zonelists, and only then narrows it to new: at no time is a node in
- * neither list that a bound request could use.
+ * Which list an allocation walks. A request with a nodemask (a memory
+ * policy, a cpuset that holds only special nodes) walks the explicit list,
+ * implicit requests the fallback list; the choice depends on no node's
+ * state, so it costs the fast path a test and no lookup, and a change of
+ * the special set cannot leave a request on a list that lacks a node it
+ * may use: the explicit list holds every node. The slow path chooses again
+ * when it restarts (memattr_choose_zonelist()), for requests that chose
+ * before the first node became special and for cpusets whose nodes
+ * changed.
  *
  * Locking order, outermost first:
  *   device_hotplug_lock (sysfs writers)
- *     memattr_policy_lock
- *       cpu_hotplug_lock (cpus_read_lock) -> mem_hotplug_lock (read)
+ *     cpu_hotplug_lock (cpus_read_lock) -> mem_hotplug_lock (read)
+ *       memattr_policy_lock
  *         zonelist seqlock; memory_tier_lock
- * This is the order mem_hotplug_begin() takes the CPU and memory hotplug
- * locks in. Record changes arrive through the memattr notifier, often from
- * code that already holds the hotplug locks (HMAT and CXL report a node's
- * performance while its memory goes online): the notifier only queues
- * memattr_policy_work, which applies the change with the order above.
- * memattr_sync() waits for it where the caller holds none of these locks.
+ * The hotplug locks come first, in the order mem_hotplug_begin() takes
+ * them: memory hot-remove holds mem_hotplug_lock while it removes a node's
+ * device and waits for every reader of its sysfs files, and the readers
+ * here take memattr_policy_lock, so nobody may wait for the hotplug locks
+ * while holding it. Record changes arrive through the memattr notifier,
+ * often from code that already holds the hotplug locks (HMAT and CXL report
+ * a node's performance while its memory goes online): the notifier only
+ * queues memattr_policy_work, which applies the change with the order
+ * above. memattr_sync() waits for it where the caller holds none of these
+ * locks.
  */
 
 #define pr_fmt(fmt) "memattr: " fmt
@@ -84,23 +90,22 @@ struct memattr_prefix {
 	int node[];			/* nodes tried right after the local one */
 };
 
-/* A published set of special nodes, replaced whole under RCU. */
-struct memattr_nodes {
-	nodemask_t mask;		/* the nodes */
-};
-
 /* Serialises every policy change and the zonelist rebuild that follows. */
 static DEFINE_MUTEX(memattr_policy_lock);
 /*
- * Special nodes zonelists are built from; written under memattr_policy_lock
- * with mem_hotplug_lock held for reading, read by builds, which run with
- * either that or mem_hotplug_lock held for writing.
+ * Special nodes zonelists are built from. Written under memattr_policy_lock
+ * and memattr_special_seq with mem_hotplug_lock held for reading. Builds
+ * read it directly: they run either in the writer, after the write, or with
+ * mem_hotplug_lock held for writing. Everyone else reads it through
+ * memattr_special_mask(), as a multi-word mask may be torn.
  */
 static nodemask_t memattr_build_special;
-/* Two buffers memattr_alloc_special flips between; memattr_policy_lock. */
-static struct memattr_nodes memattr_alloc_buf[2];
-/* What allocations treat as special, always a superset of the built set. */
-static struct memattr_nodes __rcu *memattr_alloc_special = &memattr_alloc_buf[0];
+static DEFINE_SEQLOCK(memattr_special_seq);
+/*
+ * Nodes whose implicit list holds special nodes only because no ordinary
+ * node had memory when it was built; written by builds (zonelist seqlock).
+ */
+static nodemask_t memattr_starved;
 /* enum memattr_spill_mode; written under memattr_policy_lock. */
 static int memattr_spill = MEMATTR_SPILL_BEFORE_OOM;
 /* enum memattr_order_mode; written under memattr_policy_lock. */
@@ -135,6 +140,7 @@ struct memattr_order_input {
 	int nr_prefix;			/* entries in @prefix */
 	const u32 *latency;		/* per node read latency, 0 = unknown */
 	const u32 *bandwidth;		/* per node read bandwidth, 0 = unknown */
+	const nodemask_t *populated;	/* nodes with present memory */
 };
 
 /* Is @a strictly better than @b by measured performance? */
@@ -189,9 +195,9 @@ static bool in_prefix(int node, const struct memattr_order_input *in)
 }
 
 /*
- * Move special nodes to the end, keeping their relative order, and drop
- * them unless spill=always. The prefix keeps its special nodes: naming one
- * there is explicit use.
+ * Move special nodes to the end, keeping their relative order; return how
+ * many nodes come before them. The prefix keeps its special nodes: naming
+ * one there is explicit use.
  */
 static int place_special(int *order, int from, int nr,
 			 const struct memattr_order_input *in)
@@ -209,7 +215,19 @@ static int place_special(int *order, int from, int nr,
 		order[nr - 1] = node;
 		end--;
 	}
-	return in->spill == MEMATTR_SPILL_ALWAYS ? nr : end;
+	return end;
+}
+
+/* Does any of @order[0..nr) have memory? */
+static bool memattr_any_populated(const int *order, int nr,
+				  const struct memattr_order_input *in)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (node_isset(order[i], *in->populated))
+			return true;
+	return false;
 }
 
 /**
@@ -219,27 +237,44 @@ static int place_special(int *order, int from, int nr,
  * @in: the policy and the per-node facts to apply
  * @implicit: build the list implicit allocations walk (special nodes left
  *	out, or last with spill=always) rather than the explicit one
+ * @starved: if not NULL, set when the implicit list keeps its special nodes
+ *	only because no other node in it has memory
  *
  * The local node stays first when it has memory; the explicit prefix comes
  * next, in the order given; the rest follow by distance or by performance.
+ * When memory left (offline, hot-remove) and no ordinary node with memory
+ * remains, the implicit list keeps the special nodes last, as spill=always
+ * does, rather than leave the node's CPUs with nothing: administrators and
+ * drivers are refused marks that would do this, memory leaving is not.
  *
  * Return: the number of entries now in @order.
  */
 static int memattr_order_fallback(int *order, int nr,
-				  const struct memattr_order_input *in, bool implicit)
+				  const struct memattr_order_input *in,
+				  bool implicit, bool *starved)
 {
 	int from = (nr && order[0] == in->local) ? 1 : 0;
-	int i, placed = from;
+	int i, placed = from, ordinary;
 
+	if (starved)
+		*starved = false;
 	if (in->mode == MEMATTR_ORDER_PERFORMANCE)
 		sort_by_performance(order, from, nr, in);
 	for (i = 0; i < in->nr_prefix; i++)
 		if (in->prefix[i] != in->local &&
 		    move_to(order, placed, nr, in->prefix[i]))
 			placed++;
-	if (implicit)
-		nr = place_special(order, from, nr, in);
-	return nr;
+	if (!implicit)
+		return nr;
+	ordinary = place_special(order, from, nr, in);
+	if (in->spill == MEMATTR_SPILL_ALWAYS || ordinary == nr)
+		return nr;
+	if (!memattr_any_populated(order, ordinary, in)) {
+		if (starved)
+			*starved = true;
+		return nr;
+	}
+	return ordinary;
 }
 
 /* ---- pure spill decisions (tested by tests/memattr_policy-kunit.h) ---- */
@@ -290,15 +325,23 @@ static bool memattr_leaves_no_ordinary(const nodemask_t *memory,
 /* Facts gathered for one rebuild; the zonelist seqlock serialises builds. */
 static u32 build_latency[MAX_NUMNODES];
 static u32 build_bandwidth[MAX_NUMNODES];
+static nodemask_t build_populated;
 
 static void gather_inputs(struct memattr_order_input *in, int local)
 {
 	struct memattr_prefix *prefix;
 	int nid;
 
+	/*
+	 * Present pages, not N_MEMORY: offlining a node's last memory rebuilds
+	 * the zonelists before it clears the node's N_MEMORY state.
+	 */
+	nodes_clear(build_populated);
 	for_each_node_state(nid, N_MEMORY) {
 		build_latency[nid] = memattr_get(nid, MEMATTR_READ_LATENCY);
 		build_bandwidth[nid] = memattr_get(nid, MEMATTR_READ_BANDWIDTH);
+		if (node_present_pages(nid))
+			node_set(nid, build_populated);
 	}
 	/* Builds run with interrupts off: an RCU-sched read-side section. */
 	prefix = rcu_dereference_sched(memattr_prefixes[local]);
@@ -311,7 +354,24 @@ static void gather_inputs(struct memattr_order_input *in, int local)
 		.nr_prefix = prefix ? prefix->nr : 0,
 		.latency = build_latency,
 		.bandwidth = build_bandwidth,
+		.populated = &build_populated,
 	};
+}
+
+/* Say when a node's CPUs start or stop using special nodes for want of others. */
+static void memattr_note_starved(int local, bool starved)
+{
+	if (starved == node_isset(local, memattr_starved))
+		return;
+	if (starved) {
+		node_set(local, memattr_starved);
+		pr_warn("node %d: no ordinary memory left, special nodes serve its implicit allocations\n",
+			local);
+	} else {
+		node_clear(local, memattr_starved);
+		pr_info("node %d: ordinary memory is back, special nodes serve only explicit allocations\n",
+			local);
+	}
 }
 
 /**
@@ -330,87 +390,147 @@ void memattr_build_fallback(int local, int *order, int *nr, int *explicit_order,
 			    int *nr_explicit)
 {
 	struct memattr_order_input in;
+	bool starved;
 
 	gather_inputs(&in, local);
 	memcpy(explicit_order, order, *nr * sizeof(*order));
-	*nr_explicit = memattr_order_fallback(explicit_order, *nr, &in, false);
-	*nr = memattr_order_fallback(order, *nr, &in, true);
+	*nr_explicit = memattr_order_fallback(explicit_order, *nr, &in, false,
+					      NULL);
+	*nr = memattr_order_fallback(order, *nr, &in, true, &starved);
+	memattr_note_starved(local, starved);
 }
 
-/* ---- allocation-time hooks (slow or explicit paths only) ---- */
-
-/* Does @nodes name a node allocations currently treat as special? */
-static bool memattr_names_special(const nodemask_t *nodes)
-{
-	bool ret;
-
-	rcu_read_lock();
-	ret = nodes_intersects(*nodes, rcu_dereference(memattr_alloc_special)->mask);
-	rcu_read_unlock();
-	return ret;
-}
-
-struct zonelist *__memattr_explicit_zonelist(int nid, nodemask_t *nodemask,
-					     gfp_t gfp)
-{
-	if ((gfp & __GFP_THISNODE) || !memattr_names_special(nodemask))
-		return NULL;
-	return &NODE_DATA(nid)->node_zonelists[ZONELIST_EXPLICIT];
-}
-
-/**
- * memattr_prepare_explicit - end of prepare_alloc_pages() for a nodemask
- * @ac: the allocation context prepare_alloc_pages() filled in
- *
- * Called only while some node is special, with a nodemask: if it names a
- * special node, walk the preferred node's explicit zonelist instead of its
- * fallback list. Takes nothing but @ac, so that prepare_alloc_pages() keeps
- * no other value alive for it. The cpuset's nodes, which stand in for no
- * nodemask, are no explicit request; __GFP_THISNODE's list stays as it is.
- *
- * Return: true, as prepare_alloc_pages() does once it got this far.
- */
-bool memattr_prepare_explicit(struct alloc_context *ac)
-{
-	int nid;
-
-	if (ac->nodemask == &cpuset_current_mems_allowed ||
-	    !memattr_names_special(ac->nodemask))
-		return true;
-	for (nid = 0; nid < nr_node_ids; nid++) {
-		pg_data_t *pgdat = NODE_DATA(nid);
-
-		if (pgdat && ac->zonelist == &pgdat->node_zonelists[ZONELIST_FALLBACK]) {
-			ac->zonelist = &pgdat->node_zonelists[ZONELIST_EXPLICIT];
-			ac->preferred_zoneref = first_zones_zonelist(ac->zonelist,
-								     ac->highest_zoneidx,
-								     ac->nodemask);
-			break;
-		}
-	}
-	return true;
-}
-
-bool memattr_is_special(int nid)
-{
-	bool ret;
-
-	rcu_read_lock();
-	ret = node_isset(nid, rcu_dereference(memattr_alloc_special)->mask);
-	rcu_read_unlock();
-	return ret;
-}
+/* ---- allocation-time hooks (slow or cpuset paths only) ---- */
 
 /**
  * memattr_special_mask - the nodes implicit allocation and demotion avoid
  * @mask: filled in
  *
- * Every node whose record says special, with memory or not yet. Callers
- * hold mem_hotplug_lock (memory tiers do), which keeps it stable.
+ * Every node whose record says special, with memory or not yet.
  */
 void memattr_special_mask(nodemask_t *mask)
 {
-	*mask = memattr_build_special;
+	unsigned int seq;
+
+	do {
+		seq = read_seqbegin(&memattr_special_seq);
+		*mask = memattr_build_special;
+	} while (read_seqretry(&memattr_special_seq, seq));
+}
+
+/* Does @nodes name a special node? */
+static bool memattr_names_special(const nodemask_t *nodes)
+{
+	nodemask_t special;
+
+	memattr_special_mask(&special);
+	return nodes_intersects(*nodes, special);
+}
+
+bool memattr_is_special(int nid)
+{
+	nodemask_t special;
+
+	memattr_special_mask(&special);
+	return node_isset(nid, special);
+}
+
+/*
+ * Does the current task's cpuset hold special nodes only? Its implicit
+ * allocations then have nowhere else to go: they walk the explicit list,
+ * filtered by the cpuset, at once rather than after a futile reclaim.
+ */
+static bool memattr_cpuset_only_special(void)
+{
+	nodemask_t special;
+
+	memattr_special_mask(&special);
+	return nodes_intersects(cpuset_current_mems_allowed, special) &&
+	       nodes_subset(cpuset_current_mems_allowed, special);
+}
+
+/**
+ * memattr_prepare_cpuset - end of prepare_alloc_pages() for an empty cpuset
+ * @ac: the allocation context prepare_alloc_pages() filled in
+ * @gfp: the allocation's flags
+ *
+ * Called only while some node is special, for a request whose nodemask
+ * found no zone in the node's fallback list. When that nodemask is the
+ * task's cpuset and the cpuset holds special nodes only, walk the same
+ * node's explicit list instead (a cpuset is how an administrator gives a
+ * workload special memory). Anything else is left for the slow path to
+ * fail as 6.12 does.
+ *
+ * Return: true, as prepare_alloc_pages() does once it got this far.
+ */
+bool memattr_prepare_cpuset(struct alloc_context *ac, gfp_t gfp)
+{
+	pg_data_t *pgdat;
+
+	if ((gfp & __GFP_THISNODE) || ac->nodemask != &cpuset_current_mems_allowed ||
+	    !memattr_cpuset_only_special())
+		return true;
+	/* Implicit and not node-bound: @ac->zonelist is a fallback list. */
+	pgdat = container_of(ac->zonelist, pg_data_t,
+			     node_zonelists[ZONELIST_FALLBACK]);
+	ac->zonelist = &pgdat->node_zonelists[ZONELIST_EXPLICIT];
+	ac->preferred_zoneref = first_zones_zonelist(ac->zonelist,
+						     ac->highest_zoneidx,
+						     ac->nodemask);
+	return true;
+}
+
+struct zonelist *__memattr_cpuset_zonelist(int nid, gfp_t gfp)
+{
+	if (!(gfp & __GFP_THISNODE) && in_task() && memattr_cpuset_only_special())
+		return &NODE_DATA(nid)->node_zonelists[ZONELIST_EXPLICIT];
+	return node_zonelist(nid, gfp);
+}
+
+/* The node whose fallback or explicit zonelist @zl is, or NULL. */
+static pg_data_t *memattr_zonelist_owner(struct zonelist *zl)
+{
+	pg_data_t *pgdat;
+	int nid;
+
+	for_each_online_node(nid) {
+		pgdat = NODE_DATA(nid);
+		if (zl == &pgdat->node_zonelists[ZONELIST_FALLBACK] ||
+		    zl == &pgdat->node_zonelists[ZONELIST_EXPLICIT])
+			return pgdat;
+	}
+	return NULL;
+}
+
+/**
+ * memattr_choose_zonelist - choose the list again when the slow path restarts
+ * @gfp: the allocation's flags
+ * @ac: its context; @ac->zonelist may be replaced by its node's other list
+ *
+ * The fast path chose its list when it started. Since then the first node
+ * may have become special (the choice was made without the static key) or
+ * the task's cpuset may have changed, and the slow path restarts for both
+ * (zonelist and cpuset cookies). Requests with a nodemask walk the explicit
+ * list, implicit ones the fallback list, and a cpuset of special nodes only
+ * the explicit one. Also called when the slow path drops the nodemask
+ * because memory policies may be ignored: the request is implicit then.
+ */
+void memattr_choose_zonelist(gfp_t gfp, struct alloc_context *ac)
+{
+	pg_data_t *pgdat;
+	bool explicit;
+
+	if (gfp & __GFP_THISNODE)
+		return;
+	pgdat = memattr_zonelist_owner(ac->zonelist);
+	if (!pgdat)
+		return;
+	if (ac->nodemask == &cpuset_current_mems_allowed)
+		explicit = memattr_cpuset_only_special();
+	else
+		explicit = ac->nodemask;
+	ac->zonelist = &pgdat->node_zonelists[explicit ? ZONELIST_EXPLICIT :
+							 ZONELIST_FALLBACK];
 }
 
 /**
@@ -457,21 +577,6 @@ bool memattr_spilling(gfp_t gfp, unsigned int order,
 	return false;
 }
 
-/* The explicit zonelist of the node that owns @zl. */
-static struct zonelist *memattr_explicit_of(struct zonelist *zl)
-{
-	pg_data_t *pgdat;
-	int nid;
-
-	for_each_online_node(nid) {
-		pgdat = NODE_DATA(nid);
-		if (zl >= pgdat->node_zonelists &&
-		    zl < pgdat->node_zonelists + MAX_ZONELISTS)
-			return &pgdat->node_zonelists[ZONELIST_EXPLICIT];
-	}
-	return zl;
-}
-
 /**
  * memattr_spill_context - the context a spilling allocation retries with
  * @ac: the failing allocation's context
@@ -480,8 +585,11 @@ static struct zonelist *memattr_explicit_of(struct zonelist *zl)
 void memattr_spill_context(const struct alloc_context *ac,
 			   struct alloc_context *spill)
 {
+	pg_data_t *pgdat = memattr_zonelist_owner(ac->zonelist);
+
 	*spill = *ac;
-	spill->zonelist = memattr_explicit_of(ac->zonelist);
+	if (pgdat)
+		spill->zonelist = &pgdat->node_zonelists[ZONELIST_EXPLICIT];
 	spill->preferred_zoneref = first_zones_zonelist(spill->zonelist,
 							spill->highest_zoneidx,
 							spill->nodemask);
@@ -529,67 +637,67 @@ static void memattr_recorded_special(nodemask_t *special)
 			node_set(nid, *special);
 }
 
-/* Make @mask what allocations see; waits until nobody reads the old one. */
-static void memattr_publish_alloc_special(const nodemask_t *mask)
+/*
+ * What a policy change holds, in the order given at the top of this file:
+ * the hotplug locks first, so that memattr_policy_lock is never held while
+ * waiting for them.
+ */
+static void memattr_policy_lock_all(void)
 {
-	struct memattr_nodes *cur, *next;
-
-	cur = rcu_dereference_protected(memattr_alloc_special,
-					lockdep_is_held(&memattr_policy_lock));
-	if (nodes_equal(cur->mask, *mask))
-		return;
-	next = cur == &memattr_alloc_buf[0] ? &memattr_alloc_buf[1] :
-					      &memattr_alloc_buf[0];
-	next->mask = *mask;
-	rcu_assign_pointer(memattr_alloc_special, next);
-	/* The buffer just left is refilled by the next publish. */
-	synchronize_rcu();
+	cpus_read_lock();
+	get_online_mems();
+	mutex_lock(&memattr_policy_lock);
 }
+
+static void memattr_policy_unlock_all(void)
+{
+	mutex_unlock(&memattr_policy_lock);
+	put_online_mems();
+	cpus_read_unlock();
+}
+
+DEFINE_LOCK_GUARD_0(memattr_policy, memattr_policy_lock_all(),
+		    memattr_policy_unlock_all())
 
 /*
  * Rebuild zonelists, and demotion targets when the special set changed,
- * from the records as they are now, in the publish order described at the
- * top of this file. The log line gives the rebuild's cost.
+ * from the records as they are now. The static key goes on before the
+ * rebuild and off after it, so that a request that chose its list without
+ * it finds the change when its slow path restarts. The log line gives the
+ * rebuild's cost.
  */
 static void memattr_policy_apply(void)
 {
-	nodemask_t special, widened;
 	bool special_changed;
+	nodemask_t special;
 	u64 start;
 
 	lockdep_assert_held(&memattr_policy_lock);
+	lockdep_assert_cpus_held();
 	memattr_recorded_special(&special);
-	cpus_read_lock();
-	get_online_mems();
 
 	if (!nodes_empty(special))
 		static_branch_enable_cpuslocked(&memattr_special_in_use);
-	nodes_or(widened, special,
-		 rcu_dereference_protected(memattr_alloc_special,
-					   lockdep_is_held(&memattr_policy_lock))->mask);
-	memattr_publish_alloc_special(&widened);
-
 	special_changed = !nodes_equal(special, memattr_build_special);
+	write_seqlock(&memattr_special_seq);
 	memattr_build_special = special;
+	write_sequnlock(&memattr_special_seq);
+
 	start = ktime_get_ns();
 	build_all_zonelists(NULL);
 	pr_info("zonelists rebuilt in %llu us (special nodes: %*pbl)\n",
 		div_u64(ktime_get_ns() - start, NSEC_PER_USEC),
 		nodemask_pr_args(&special));
 
-	memattr_publish_alloc_special(&special);
 	if (nodes_empty(special))
 		static_branch_disable_cpuslocked(&memattr_special_in_use);
 	if (special_changed)
 		memory_tier_refresh_demotion();
-
-	put_online_mems();
-	cpus_read_unlock();
 }
 
 static void memattr_policy_workfn(struct work_struct *work)
 {
-	guard(mutex)(&memattr_policy_lock);
+	guard(memattr_policy)();
 	memattr_policy_apply();
 }
 
@@ -629,7 +737,11 @@ static void memattr_policy_sync(void)
 
 /**
  * memattr_policy_check_special - may @nid become special?
- * @nid: the node an administrator is about to mark
+ * @nid: the node a source other than the boot parameter is about to mark
+ *
+ * Called by the records, under their lock, for every source, so that two
+ * marks cannot both pass. Memory that leaves later (offline, hot-remove)
+ * is not refused: memattr_order_fallback() keeps the CPUs served then.
  *
  * Return: 0, or -EINVAL if implicit allocations would be left with no
  * ordinary memory at all (every node with memory special, and spill is not
@@ -682,10 +794,11 @@ int memattr_set_fallback(int nid, const int *nodes, int nr)
 		memcpy(new->node, nodes, nr * sizeof(*nodes));
 	}
 
-	guard(mutex)(&memattr_policy_lock);
-	old = rcu_replace_pointer(memattr_prefixes[nid], new,
-				  lockdep_is_held(&memattr_policy_lock));
-	memattr_policy_apply();
+	scoped_guard(memattr_policy) {
+		old = rcu_replace_pointer(memattr_prefixes[nid], new,
+					  lockdep_is_held(&memattr_policy_lock));
+		memattr_policy_apply();
+	}
 	synchronize_rcu();
 	kfree(old);
 	return 0;
@@ -736,9 +849,11 @@ static ssize_t fallback_show(struct device *dev, struct device_attribute *attr,
 	struct zoneref *z;
 
 	/*
-	 * Rebuilds come from memattr (our lock) or memory hotplug; hotplug
-	 * locks cannot be taken here (node removal waits for sysfs readers),
-	 * so a read racing with a hotplug rebuild may see a mixed order.
+	 * Rebuilds come from memattr (our lock) or memory hotplug. Hotplug
+	 * locks cannot be taken here: node removal holds them and waits for
+	 * sysfs readers. Our lock is safe, as its holders never wait for the
+	 * hotplug locks. A read racing with a hotplug rebuild may see a mixed
+	 * order, as the allocator itself may.
 	 */
 	guard(mutex)(&memattr_policy_lock);
 	for (z = zl->_zonerefs; zonelist_zone(z); z++) {
@@ -785,8 +900,7 @@ static ssize_t special_show(struct device *dev, struct device_attribute *attr,
 {
 	nodemask_t special;
 
-	scoped_guard(mutex, &memattr_policy_lock)
-		special = memattr_build_special;
+	memattr_special_mask(&special);
 	return sysfs_emit(buf, "%*pbl\n", nodemask_pr_args(&special));
 }
 static DEVICE_ATTR_RO(special);
@@ -835,7 +949,7 @@ static ssize_t store_choice(const char *buf, size_t count, const char * const *n
 	ret = lock_device_hotplug_sysfs();
 	if (ret)
 		return ret;
-	scoped_guard(mutex, &memattr_policy_lock) {
+	scoped_guard(memattr_policy) {
 		if (refuse && refuse(choice)) {
 			ret = -EINVAL;
 		} else if (*knob != choice) {
@@ -899,25 +1013,45 @@ static const struct attribute_group memattr_policy_group = {
 	.attrs = memattr_policy_attrs,
 };
 
+/*
+ * The node memattr= may not make special when it would make every node with
+ * memory special: the boot CPU's, or the first node with memory if the boot
+ * CPU's has none.
+ */
+static int __init memattr_boot_ordinary_node(const nodemask_t *special)
+{
+	int nid = numa_node_id();
+
+	if (node_state(nid, N_MEMORY) && node_isset(nid, *special))
+		return nid;
+	return first_node(node_states[N_MEMORY]);
+}
+
 /**
  * memattr_policy_boot_init - take memattr=<nodes>:special before zonelists
  *
  * Called by the first zonelist build (build_all_zonelists_init()), so that
  * it already keeps the nodes the boot parameter makes special out of
  * implicit use. The records follow at memattr_init(), and their notifier
- * enables the rest.
+ * enables the rest. A parameter that would leave no ordinary memory keeps
+ * one node ordinary, and says so.
  */
 void __init memattr_policy_boot_init(void)
 {
-	bool special;
+	nodemask_t special = NODE_MASK_NONE;
+	bool value;
 	int nid;
 
-	for (nid = 0; nid < MAX_NUMNODES; nid++) {
-		if (!memattr_boot_special(nid, &special) || !special)
-			continue;
-		node_set(nid, memattr_build_special);
-		node_set(nid, memattr_alloc_buf[0].mask);
+	for (nid = 0; nid < MAX_NUMNODES; nid++)
+		if (memattr_boot_special(nid, &value) && value)
+			node_set(nid, special);
+	if (memattr_leaves_no_ordinary(&node_states[N_MEMORY], &special,
+				       memattr_spill)) {
+		nid = memattr_boot_ordinary_node(&special);
+		node_clear(nid, special);
+		memattr_boot_refuse_special(nid);
 	}
+	memattr_build_special = special;
 }
 
 static const struct memattr_policy_ops memattr_special_policy = {

@@ -81,6 +81,7 @@ struct memattr_policy_ops {
 
 void __init memattr_register_policy(const struct memattr_policy_ops *ops);
 bool __init memattr_boot_special(int nid, bool *special);
+void __init memattr_boot_refuse_special(int nid);
 #else
 static inline u32 memattr_get(int nid, enum memattr_field field)
 {

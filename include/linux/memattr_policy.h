@@ -39,8 +39,6 @@ extern struct kobject *memattr_kobj;
 
 void memattr_build_fallback(int local, int *order, int *nr, int *explicit_order,
 			    int *nr_explicit);
-struct zonelist *__memattr_explicit_zonelist(int nid, nodemask_t *nodemask,
-					     gfp_t gfp);
 bool memattr_may_spill(gfp_t gfp, unsigned int order,
 		       const struct alloc_context *ac);
 bool memattr_spilling(gfp_t gfp, unsigned int order,
@@ -59,24 +57,47 @@ extern struct device_attribute memattr_fallback_attr;
 extern const struct attribute_group memattr_node_root_group;
 
 /*
- * Explicit requests (a nodemask naming a special node) walk the node's
- * explicit zonelist. The static key keeps this a no-op while no node is
- * special, so a kernel without special nodes allocates exactly as 6.12.
+ * Explicit requests (those with a nodemask) walk the node's explicit
+ * zonelist: filtered by the nodemask it gives what the fallback list gives
+ * for ordinary nodes, and it also holds the special ones. The static key
+ * keeps this a no-op while no node is special, so a kernel without special
+ * nodes allocates exactly as 6.12.
  */
 static inline bool memattr_explicit_request(const nodemask_t *nodemask)
 {
 	return static_branch_unlikely(&memattr_special_in_use) && nodemask;
 }
 
+/* @zl, the zonelist of @nid for @gfp, or the explicit one it stands for. */
 static inline struct zonelist *memattr_zonelist(int nid, nodemask_t *nodemask,
 						gfp_t gfp, struct zonelist *zl)
 {
-	if (memattr_explicit_request(nodemask))
-		return __memattr_explicit_zonelist(nid, nodemask, gfp) ?: zl;
+	if (memattr_explicit_request(nodemask) && !(gfp & __GFP_THISNODE))
+		return &NODE_DATA(nid)->node_zonelists[ZONELIST_EXPLICIT];
 	return zl;
 }
 
-bool memattr_prepare_explicit(struct alloc_context *ac);
+/* Is the allocation slow path to choose between the two lists again? */
+static inline bool memattr_special_active(void)
+{
+	return static_branch_unlikely(&memattr_special_in_use);
+}
+
+bool memattr_prepare_cpuset(struct alloc_context *ac, gfp_t gfp);
+void memattr_choose_zonelist(gfp_t gfp, struct alloc_context *ac);
+struct zonelist *__memattr_cpuset_zonelist(int nid, gfp_t gfp);
+
+/*
+ * The list the current task's implicit allocations on @nid walk, for code
+ * that searches it without allocating (SLUB's partial slabs): the explicit
+ * one when the task's cpuset holds special nodes only.
+ */
+static inline struct zonelist *memattr_cpuset_zonelist(int nid, gfp_t gfp)
+{
+	if (memattr_special_active())
+		return __memattr_cpuset_zonelist(nid, gfp);
+	return node_zonelist(nid, gfp);
+}
 
 /*
  * For users that must see every node, special ones included, on their own
@@ -115,9 +136,23 @@ static inline bool memattr_explicit_request(const nodemask_t *nodemask)
 	return false;
 }
 
-static inline bool memattr_prepare_explicit(struct alloc_context *ac)
+static inline bool memattr_special_active(void)
+{
+	return false;
+}
+
+static inline bool memattr_prepare_cpuset(struct alloc_context *ac, gfp_t gfp)
 {
 	return true;
+}
+
+static inline void memattr_choose_zonelist(gfp_t gfp, struct alloc_context *ac)
+{
+}
+
+static inline struct zonelist *memattr_cpuset_zonelist(int nid, gfp_t gfp)
+{
+	return node_zonelist(nid, gfp);
 }
 
 static inline bool memattr_may_spill(gfp_t gfp, unsigned int order,

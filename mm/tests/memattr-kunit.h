@@ -309,6 +309,45 @@ static void memattr_test_admin_auto(struct kunit *test)
 	}
 }
 
+/*
+ * No source may make the last ordinary node with memory special: on the
+ * booted machine, every node with memory but this CPU's is marked by a
+ * driver, then each source in turn tries to mark this one too. Runs only
+ * with the special-node policy registered; leaves the records as found.
+ */
+static void memattr_test_special_keeps_ordinary(struct kunit *test)
+{
+	nodemask_t marked = NODE_MASK_NONE;
+	int nid, keep = numa_node_id(), src;
+
+	if (!memattr_policy)
+		kunit_skip(test, "no special-node policy");
+	if (!node_state(keep, N_MEMORY) || memattr_node_special(keep))
+		kunit_skip(test, "this CPU's node %d has no ordinary memory", keep);
+	for_each_node_state(nid, N_MEMORY) {
+		if (nid == keep || memattr_node_special(nid))
+			continue;
+		KUNIT_ASSERT_EQ(test, 0, memattr_set(nid, MEMATTR_SPECIAL, 1,
+						     MEMATTR_SRC_DRIVER));
+		node_set(nid, marked);
+	}
+
+	for (src = 0; src < MEMATTR_NR_SOURCES; src++)
+		KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+				    memattr_set(keep, MEMATTR_SPECIAL, 1, src),
+				    "source %s", memattr_source_names[src]);
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_admin_write(keep, MEMATTR_SPECIAL, "1"));
+	KUNIT_EXPECT_FALSE(test, memattr_node_special(keep));
+	/* an explicit 0 is no mark, and stays possible */
+	KUNIT_EXPECT_EQ(test, 0, memattr_set(keep, MEMATTR_SPECIAL, 0, MEMATTR_SRC_DRIVER));
+	KUNIT_EXPECT_EQ(test, 0, memattr_clear(keep, MEMATTR_SPECIAL, MEMATTR_SRC_DRIVER));
+
+	for_each_node_mask(nid, marked)
+		KUNIT_EXPECT_EQ(test, 0, memattr_clear(nid, MEMATTR_SPECIAL,
+						       MEMATTR_SRC_DRIVER));
+	memattr_sync();
+}
+
 static void memattr_test_api_bounds(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, 0u, memattr_get(-1, MEMATTR_POWER));
@@ -341,6 +380,7 @@ static struct kunit_suite memattr_parse_test_suite = {
 static struct kunit_case memattr_record_test_cases[] = {
 	KUNIT_CASE(memattr_test_precedence),
 	KUNIT_CASE(memattr_test_admin_auto),
+	KUNIT_CASE(memattr_test_special_keeps_ordinary),
 	KUNIT_CASE(memattr_test_api_bounds),
 	{}
 };

@@ -13,23 +13,46 @@
 
 #include <kunit/test.h>
 
+/*
+ * Node ids the cases use. The per-node arrays are sized by it, not by
+ * MAX_NUMNODES, so that the file builds with any NODES_SHIFT; a case that
+ * needs more nodes than the kernel has is skipped (node masks are only
+ * MAX_NUMNODES bits wide).
+ */
 #define NR_TEST_NODES 4
 
 /* The "default" topology: DRAM, CXL-like, HBM-like, slow node 3. */
-static const u32 test_latency[MAX_NUMNODES] = { 100, 300, 80, 600 };
-static const u32 test_bandwidth[MAX_NUMNODES] = { 20480, 5120, 102400, 2048 };
-static const u32 no_values[MAX_NUMNODES];
+static const u32 test_latency[NR_TEST_NODES] = { 100, 300, 80, 600 };
+static const u32 test_bandwidth[NR_TEST_NODES] = { 20480, 5120, 102400, 2048 };
+static const u32 no_values[NR_TEST_NODES];
 
 struct order_case {
 	nodemask_t special;
+	nodemask_t populated;
 	struct memattr_order_input in;
 	int order[NR_TEST_NODES];
 	int nr;
 };
 
+/* Skip @test unless node ids up to @nr - 1 fit in a node mask. */
+#define needs_nodes(test, nr)						\
+	do {								\
+		int __nr = (nr);					\
+									\
+		if (__nr > MAX_NUMNODES)				\
+			kunit_skip(test, "needs %d node ids, MAX_NUMNODES is %d", \
+				   __nr, MAX_NUMNODES);			\
+	} while (0)
+
+/* Every node in @order has memory unless the case says otherwise. */
 static void init_case(struct order_case *c, int local, const int *order, int nr)
 {
+	int i;
+
 	nodes_clear(c->special);
+	nodes_clear(c->populated);
+	for (i = 0; i < nr; i++)
+		node_set(order[i], c->populated);
 	c->in = (struct memattr_order_input) {
 		.local = local,
 		.special = &c->special,
@@ -37,6 +60,7 @@ static void init_case(struct order_case *c, int local, const int *order, int nr)
 		.mode = MEMATTR_ORDER_DISTANCE,
 		.latency = no_values,
 		.bandwidth = no_values,
+		.populated = &c->populated,
 	};
 	memcpy(c->order, order, nr * sizeof(*order));
 	c->nr = nr;
@@ -45,7 +69,7 @@ static void init_case(struct order_case *c, int local, const int *order, int nr)
 static void expect_order(struct kunit *test, struct order_case *c, bool implicit,
 			 const int *want, int nr_want)
 {
-	int nr = memattr_order_fallback(c->order, c->nr, &c->in, implicit);
+	int nr = memattr_order_fallback(c->order, c->nr, &c->in, implicit, NULL);
 	int i;
 
 	KUNIT_ASSERT_EQ(test, nr, nr_want);
@@ -58,6 +82,7 @@ static void nothing_configured_keeps_distance_order(struct kunit *test)
 	static const int order[] = { 0, 2, 1, 3 };
 	struct order_case c;
 
+	needs_nodes(test, 4);
 	init_case(&c, 0, order, 4);
 	expect_order(test, &c, true, order, 4);
 	init_case(&c, 0, order, 4);
@@ -70,6 +95,7 @@ static void special_left_out_of_implicit_only(struct kunit *test)
 	static const int implicit[] = { 0, 2, 1 };
 	struct order_case c;
 
+	needs_nodes(test, 4);
 	init_case(&c, 0, order, 4);
 	node_set(2, c.special);
 	node_set(3, c.special);
@@ -90,6 +116,7 @@ static void spill_always_puts_special_last(struct kunit *test)
 	static const int want[] = { 0, 1, 2, 3 };
 	struct order_case c;
 
+	needs_nodes(test, 4);
 	init_case(&c, 0, order, 4);
 	c.in.spill = MEMATTR_SPILL_ALWAYS;
 	node_set(2, c.special);
@@ -103,6 +130,7 @@ static void special_local_node_keeps_itself_first(struct kunit *test)
 	static const int want[] = { 3, 0, 1 };
 	struct order_case c;
 
+	needs_nodes(test, 4);
 	init_case(&c, 3, order, 4);
 	node_set(3, c.special);
 	node_set(2, c.special);
@@ -116,6 +144,7 @@ static void prefix_comes_right_after_local(struct kunit *test)
 	static const int want[] = { 1, 3, 0, 2 };
 	struct order_case c;
 
+	needs_nodes(test, 4);
 	init_case(&c, 1, order, 4);
 	c.in.prefix = prefix;
 	c.in.nr_prefix = 2;
@@ -130,6 +159,7 @@ static void prefix_reaches_special_peer(struct kunit *test)
 	static const int want[] = { 1, 2, 0 };
 	struct order_case c;
 
+	needs_nodes(test, 3);
 	init_case(&c, 1, order, 3);
 	node_set(1, c.special);
 	node_set(2, c.special);
@@ -146,6 +176,7 @@ static void prefix_ignores_local_and_absent_nodes(struct kunit *test)
 	static const int want[] = { 0, 1, 2 };
 	struct order_case c;
 
+	needs_nodes(test, 4);
 	init_case(&c, 0, order, 3);
 	c.in.prefix = prefix;
 	c.in.nr_prefix = 3;
@@ -160,6 +191,7 @@ static void performance_orders_by_latency(struct kunit *test)
 	static const int want_slow[] = { 3, 2, 0, 1 };
 	struct order_case c;
 
+	needs_nodes(test, 4);
 	init_case(&c, 0, order, 4);
 	c.in.mode = MEMATTR_ORDER_PERFORMANCE;
 	c.in.latency = test_latency;
@@ -176,16 +208,17 @@ static void performance_orders_by_latency(struct kunit *test)
 static void performance_ties_and_unknowns(struct kunit *test)
 {
 	/* Node 1 unknown; 2 and 3 tie on latency, 3 has more bandwidth. */
-	static const u32 lat[MAX_NUMNODES] = { 100, 0, 200, 200 };
-	static const u32 bw[MAX_NUMNODES] = { 0, 0, 1000, 2000 };
+	static const u32 lat[NR_TEST_NODES] = { 100, 0, 200, 200 };
+	static const u32 bw[NR_TEST_NODES] = { 0, 0, 1000, 2000 };
 	static const int order[] = { 0, 1, 2, 3 };
 	static const int want[] = { 0, 3, 2, 1 };
 	/* Full tie between 2 and 3: the distance order (input) decides. */
-	static const u32 same_bw[MAX_NUMNODES] = { 0, 0, 1000, 1000 };
+	static const u32 same_bw[NR_TEST_NODES] = { 0, 0, 1000, 1000 };
 	static const int order_b[] = { 0, 3, 1, 2 };
 	static const int want_b[] = { 0, 3, 2, 1 };
 	struct order_case c;
 
+	needs_nodes(test, 4);
 	init_case(&c, 0, order, 4);
 	c.in.mode = MEMATTR_ORDER_PERFORMANCE;
 	c.in.latency = lat;
@@ -206,11 +239,66 @@ static void memoryless_local_sorts_everything(struct kunit *test)
 	static const int want[] = { 2, 0, 1 };
 	struct order_case c;
 
+	needs_nodes(test, 4);
 	init_case(&c, 3, order, 3);
 	c.in.mode = MEMATTR_ORDER_PERFORMANCE;
 	c.in.latency = test_latency;
 	c.in.bandwidth = test_bandwidth;
 	expect_order(test, &c, true, want, 3);
+}
+
+/* The smallest machine: runs with any NODES_SHIFT. */
+static void two_nodes_special_left_out(struct kunit *test)
+{
+	static const int order[] = { 0, 1 };
+	struct order_case c;
+
+	init_case(&c, 0, order, 2);
+	node_set(1, c.special);
+	expect_order(test, &c, true, order, 1);
+	init_case(&c, 0, order, 2);
+	node_set(1, c.special);
+	expect_order(test, &c, false, order, 2);
+}
+
+/*
+ * Memory left and only special nodes have any: the list keeps them, last,
+ * and says it did; with ordinary memory anywhere in the list it does not.
+ */
+static void no_ordinary_memory_keeps_special_last(struct kunit *test)
+{
+	static const int order[] = { 2, 0, 1, 3 };
+	static const int want[] = { 2, 3, 0, 1 };
+	struct order_case c;
+	bool starved;
+	int nr;
+
+	needs_nodes(test, 4);
+	init_case(&c, 2, order, 4);
+	node_set(0, c.special);
+	node_set(1, c.special);
+	node_clear(2, c.populated);
+	nr = memattr_order_fallback(c.order, c.nr, &c.in, true, &starved);
+	KUNIT_EXPECT_EQ(test, nr, 2);
+	KUNIT_EXPECT_FALSE(test, starved);
+
+	init_case(&c, 2, order, 4);
+	node_set(0, c.special);
+	node_set(1, c.special);
+	node_clear(2, c.populated);
+	node_clear(3, c.populated);
+	nr = memattr_order_fallback(c.order, c.nr, &c.in, true, &starved);
+	KUNIT_EXPECT_TRUE(test, starved);
+	KUNIT_ASSERT_EQ(test, nr, 4);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(c.order, want, sizeof(want)));
+
+	/* A local node with memory serves its CPUs, special or not. */
+	init_case(&c, 0, (const int[]){ 0, 1 }, 2);
+	node_set(0, c.special);
+	node_set(1, c.special);
+	nr = memattr_order_fallback(c.order, c.nr, &c.in, true, &starved);
+	KUNIT_EXPECT_EQ(test, nr, 1);
+	KUNIT_EXPECT_FALSE(test, starved);
 }
 
 /* Only requests that would reach the OOM killer may spill. */
@@ -264,6 +352,7 @@ static void special_never_takes_all_memory(struct kunit *test)
 {
 	nodemask_t memory = NODE_MASK_NONE, special = NODE_MASK_NONE;
 
+	needs_nodes(test, 4);
 	node_set(0, memory);
 	node_set(2, memory);
 	node_set(2, special);
@@ -291,6 +380,8 @@ static struct kunit_case memattr_policy_cases[] = {
 	KUNIT_CASE(performance_orders_by_latency),
 	KUNIT_CASE(performance_ties_and_unknowns),
 	KUNIT_CASE(memoryless_local_sorts_everything),
+	KUNIT_CASE(two_nodes_special_left_out),
+	KUNIT_CASE(no_ordinary_memory_keeps_special_last),
 	KUNIT_CASE(spill_only_instead_of_oom),
 	KUNIT_CASE(spill_window_bounds_and_wrap),
 	KUNIT_CASE(special_never_takes_all_memory),

@@ -10,12 +10,16 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
@@ -23,6 +27,7 @@
 #include "topology.h"
 
 #define RECORDS_FILE	"/sys/kernel/debug/memattr/records"
+#define ORDER_FILE	"/sys/kernel/mm/memattr/fallback_order"
 
 /* ---- debugfs records ---- */
 
@@ -190,6 +195,130 @@ TEST_F(firmware, nvdimm_persistent_from_srat)
 TEST_F(firmware, efi_sp_special_from_efi)
 {
 	online_and_check(_metadata, self, TOPO_FW_EFI_SP, "special", "efi");
+}
+
+/* ---- sysfs readers while memory comes and goes ---- */
+
+/* What the reader of the fallback files saw, in shared memory. */
+struct fallback_reader {
+	volatile int stop;	/* set by the test */
+	volatile long reads;	/* files read whole */
+	volatile long gone;	/* opens or reads of a node that just left */
+	volatile int err;	/* any other errno, 0 */
+};
+
+/* Read every node's memattr/fallback until told to stop. */
+static void read_fallbacks(struct fallback_reader *r)
+{
+	char path[PATH_MAX], buf[4096];
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	while (!r->stop) {
+		d = opendir(NODE_DIR);
+		if (!d) {
+			r->err = errno;
+			_exit(1);
+		}
+		while ((de = readdir(d))) {
+			if (strncmp(de->d_name, "node", 4) || !isdigit(de->d_name[4]))
+				continue;
+			snprintf(path, sizeof(path), NODE_DIR "/%s/memattr/fallback",
+				 de->d_name);
+			fd = open(path, O_RDONLY);
+			if (fd >= 0 && read(fd, buf, sizeof(buf)) > 0)
+				r->reads++;
+			else if (errno == ENOENT || errno == ENODEV)
+				r->gone++;
+			else
+				r->err = errno;
+			if (fd >= 0)
+				close(fd);
+		}
+		closedir(d);
+	}
+	_exit(0);
+}
+
+/*
+ * Memory hot-remove holds mem_hotplug_lock while it removes a node's
+ * device, which waits for every reader of the node's sysfs files; the
+ * fallback file's reader must never wait for anything that waits for the
+ * hotplug lock. Read every fallback file in a loop while firmware memory
+ * is onlined (the EFI range marks its node special, the NVDIMM brings
+ * HMAT values that the performance order follows: both rebuild the
+ * zonelists from a work item) and taken away again, which removes their
+ * nodes. Under lockdep (make check-debug) the old order reported a
+ * circular dependency; here the removal must finish and the reader must
+ * read throughout.
+ */
+TEST_F_TIMEOUT(firmware, fallback_reads_during_hot_remove, 180)
+{
+	struct fallback_reader *r;
+	char order[64], dev[NAME_LEN], path[PATH_MAX];
+	long reads_before;
+	const char *why;
+	int i, st, nodes = 0;
+	pid_t pid;
+
+	TOPO_NEED(&self->topo, !access(ORDER_FILE, W_OK), "memattr/fallback_order");
+	/* "[distance] performance": the word in brackets is the active one */
+	ASSERT_LT(0, sysfs_read_str(order, sizeof(order), ORDER_FILE));
+	ASSERT_NE(NULL, strchr(order, ']'));
+	*strchr(order, ']') = '\0';
+	memmove(order, strchr(order, '[') + 1, strlen(strchr(order, '[')));
+	ASSERT_EQ(0, sysfs_write_str("performance", ORDER_FILE));
+	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, r);
+	memset(r, 0, sizeof(*r));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		read_fallbacks(r);
+
+	for (i = 0; i < self->nr_fw; i++) {
+		const struct topo_fw_mem *fw = &self->fw[i];
+
+		if (fw->kind == TOPO_FW_DIMM)
+			continue;
+		/* an earlier test may have made the NVDIMM devdax already */
+		if (fw->kind == TOPO_FW_NVDIMM &&
+		    dax_to_kmem(fw->node, dev, sizeof(dev), &why))
+			ASSERT_EQ(0, nvdimm_to_devdax(fw, &why))
+				TH_LOG("node %d: %s: %s", fw->node, why, strerror(errno));
+		ASSERT_EQ(0, dax_to_kmem(fw->node, dev, sizeof(dev), &why))
+			TH_LOG("node %d: %s: %s", fw->node, why, strerror(errno));
+		memcpy(self->onlined[i], dev, NAME_LEN);
+		ASSERT_LT(0, set_node_blocks(fw->node, "online_movable"));
+		nodes++;
+	}
+	if (!nodes) {
+		r->stop = 1;
+		waitpid(pid, &st, 0);
+		sysfs_write_str(order, ORDER_FILE);
+		SKIP(return, "topology %s has no firmware memory to online", self->topo.name);
+	}
+	reads_before = r->reads;
+	for (i = 0; i < self->nr_fw; i++) {
+		if (!self->onlined[i][0])
+			continue;
+		EXPECT_EQ(0, system_ram_away(self->fw[i].node, self->onlined[i]))
+			TH_LOG("taking %s away: %s", self->onlined[i], strerror(errno));
+		self->onlined[i][0] = '\0';
+		/* the node had nothing but this memory: its device is gone */
+		snprintf(path, sizeof(path), NODE_DIR "/node%d", self->fw[i].node);
+		EXPECT_NE(0, access(path, F_OK)) TH_LOG("%s still there", path);
+	}
+	r->stop = 1;
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_EQ(0, sysfs_write_str(order, ORDER_FILE));
+	TH_LOG("%d node(s) onlined and removed; %ld fallback reads (%ld during removal), %ld of nodes leaving",
+	       nodes, r->reads, r->reads - reads_before, r->gone);
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, r->err) TH_LOG("reader: %s", strerror(r->err));
+	EXPECT_LT(reads_before, r->reads);
+	munmap(r, sizeof(*r));
 }
 
 TEST_HARNESS_MAIN

@@ -464,4 +464,73 @@ TEST_F_TIMEOUT(runtime, cmdline_before_memory, 120)
 	check_special(_metadata, self, variant, s, "offlined and onlined again");
 }
 
+/* Count the kernel's "no ordinary memory left" / "is back" lines for a node. */
+struct starved_lines {
+	int nid;		/* the node asked about */
+	int left;		/* "node N: no ordinary memory left" */
+	int back;		/* "node N: ordinary memory is back" */
+};
+
+static void starved_line(char *msg, void *ctx)
+{
+	struct starved_lines *l = ctx;
+	char want[64];
+
+	snprintf(want, sizeof(want), "node %d: no ordinary memory left", l->nid);
+	if (strstr(msg, want))
+		l->left++;
+	snprintf(want, sizeof(want), "node %d: ordinary memory is back", l->nid);
+	if (strstr(msg, want))
+		l->back++;
+}
+
+/*
+ * The last ordinary memory goes offline while every other node with memory
+ * is special (each mark was allowed, as ordinary memory was left then).
+ * Offlining is not refused: the node's list keeps the special nodes, last,
+ * so that requests that start there (its own CPUs, a policy preferring it)
+ * are still served, and the kernel says so; once the memory is back the
+ * special nodes leave the list again. Nodes with memory keep serving their
+ * own CPUs first.
+ */
+TEST_F_TIMEOUT(runtime, last_ordinary_memory_offline, 120)
+{
+	int i = find_unmarked(self), u, nid, len;
+	struct starved_lines l = { 0 };
+	unsigned long long seq;
+
+	if (i < 0)
+		SKIP(return, "topology %s has no nvdimm or dimm left unmarked at boot",
+		     self->topo.name);
+	if (!strcmp(variant->spill, "always"))
+		SKIP(return, "spill=always keeps special nodes in every list anyway");
+	u = self->fw[i].node;
+	l.nid = u;
+	online_fw(_metadata, self, i);
+	for (nid = 0; nid < TOPO_MAX_NODES; nid++) {
+		if (nid == u || !node_mem_total(nid))
+			continue;
+		self->marked |= 1ULL << nid;
+		ASSERT_EQ(0, sysfs_write_str("1", NODE_DIR "/node%d/memattr/special", nid))
+			TH_LOG("marking node %d with node %d ordinary: %s", nid, u,
+			       strerror(errno));
+	}
+	ASSERT_EQ(1, fallback_length(u)) TH_LOG("node %d's list before offlining", u);
+	ASSERT_EQ(0, kmsg_each(0, &seq, starved_line, &(struct starved_lines){ .nid = -1 }));
+
+	ASSERT_LT(0, set_node_blocks(u, "offline"));
+	len = fallback_length(u);
+	ASSERT_EQ(0, kmsg_each(seq, &seq, starved_line, &l));
+	TH_LOG("node %d offline: its list has %d nodes, %d \"left\" lines", u, len, l.left);
+	EXPECT_LT(1, len);
+	EXPECT_EQ(1, l.left);
+	/* the CPUs' own node serves them: default-policy memory works */
+	EXPECT_EQ(0, implicit_alloc(u, false));
+
+	ASSERT_LT(0, set_node_blocks(u, "online_movable"));
+	ASSERT_EQ(0, kmsg_each(seq, &seq, starved_line, &l));
+	EXPECT_EQ(1, fallback_length(u));
+	EXPECT_EQ(1, l.back);
+}
+
 TEST_HARNESS_MAIN
