@@ -37,6 +37,6 @@ cmdline=$(awk '$1 == "RECORD0" && $2 == "field" { for (i = 2; i <= NF; i++) if (
 if [ ${#problems[@]} -eq 0 ]; then
 	echo "PASS $name"
 else
-	echo "FAIL $name (${problems[*]}; output $out)"
+	echo "FAIL $name ($(printf '%s; ' "${problems[@]}")output $out)"
 fi
 "$MA_TOP/harness/console-scan.sh" "$name/console" "$log"
