@@ -1054,6 +1054,72 @@ TEST_F_TIMEOUT(policy, toggle_while_allocating, 60)
 }
 
 /*
+ * A task bound to one node allocates all along while that node becomes
+ * special and ordinary again, many times over. A request that chose its
+ * zonelist just before the node became special (the static key still off)
+ * must find the node once its slow path restarts after the rebuild: it may
+ * neither fail (an OOM kill of the bound task) nor be taken for a spill.
+ */
+TEST_F_TIMEOUT(policy, bound_while_special_toggles, 120)
+{
+	struct shared {
+		int stop;		/* parent: finish (atomic) */
+		long rounds;		/* child: chunks written (atomic) */
+		long elsewhere;		/* child: pages found off the node (atomic) */
+	} *sh;
+	unsigned long long spill_before, spill_after;
+	int s = pick_special(), status, n;
+	size_t chunk = MIB, i;
+	pid_t pid;
+
+	if (s < 0)
+		SKIP(return, "topology %s has no node that can be made special", topo.name);
+	ASSERT_EQ(0, set_choice("spill", "before_oom"));
+	ASSERT_EQ(0, vmstat_read("memattr_spill", &spill_before));
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		  -1, 0);
+	ASSERT_NE(MAP_FAILED, sh);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		unsigned long mask = 1UL << s;
+		struct placement where;
+		char *p;
+
+		if (set_mempolicy(MPOL_BIND, &mask, sizeof(mask) * 8))
+			_exit(HOG_POLICY);
+		while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) {
+			p = mmap(NULL, chunk, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (p == MAP_FAILED)
+				_exit(HOG_NOMEM);
+			for (i = 0; i < chunk; i += page_size)
+				p[i] = 1;
+			if (locate_pages(p, chunk / page_size, &where))
+				_exit(HOG_LOCATE);
+			__atomic_add_fetch(&sh->elsewhere,
+					   chunk / page_size - where.per_node[s],
+					   __ATOMIC_RELAXED);
+			munmap(p, chunk);
+			__atomic_add_fetch(&sh->rounds, 1, __ATOMIC_RELAXED);
+		}
+		_exit(0);
+	}
+	for (n = 0; n < 100; n++)
+		EXPECT_EQ(0, set_special(s, n & 1 ? "0" : "1"));
+	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, vmstat_read("memattr_spill", &spill_after));
+	TH_LOG("bound to node %d through 100 changes: %ld MiB written, %ld pages elsewhere, %llu spilled, status %#x",
+	       s, sh->rounds, sh->elsewhere, spill_after - spill_before, status);
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	EXPECT_LT(0, sh->rounds);
+	EXPECT_EQ(0, sh->elsewhere);
+	EXPECT_EQ(spill_before, spill_after);
+	munmap(sh, sizeof(*sh));
+}
+
+/*
  * Two memory-only nodes closer to each other than to any CPU node (accelerators
  * with a fast link): *a, *b, and the CPU node nearest *a as *c. False if none.
  */
