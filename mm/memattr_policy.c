@@ -449,35 +449,50 @@ static bool memattr_cpuset_only_special(void)
 	       nodes_subset(cpuset_current_mems_allowed, special);
 }
 
-/**
- * memattr_prepare_cpuset - end of prepare_alloc_pages() for an empty cpuset
- * @ac: the allocation context prepare_alloc_pages() filled in
- * @gfp: the allocation's flags
- *
- * Called only while some node is special, for a request whose nodemask
- * found no zone in the node's fallback list. When that nodemask is the
- * task's cpuset and the cpuset holds special nodes only, walk the same
- * node's explicit list instead (a cpuset is how an administrator gives a
- * workload special memory). Anything else is left for the slow path to
- * fail as 6.12 does.
- *
- * Return: true, as prepare_alloc_pages() does once it got this far.
+/*
+ * The node whose ZONELIST_FALLBACK @zl is, or NULL for any other list. A
+ * fallback list starts with its own node's zones when that node has memory,
+ * so that node is tried first, every node after it.
  */
-bool memattr_prepare_cpuset(struct alloc_context *ac, gfp_t gfp)
+static pg_data_t *memattr_fallback_owner(struct zonelist *zl)
+{
+	struct zone *zone = zonelist_zone(zl->_zonerefs);
+	pg_data_t *pgdat;
+	int nid;
+
+	if (zone && zl == &zone->zone_pgdat->node_zonelists[ZONELIST_FALLBACK])
+		return zone->zone_pgdat;
+	for_each_online_node(nid) {
+		pgdat = NODE_DATA(nid);
+		if (zl == &pgdat->node_zonelists[ZONELIST_FALLBACK])
+			return pgdat;
+	}
+	return NULL;
+}
+
+/**
+ * memattr_prepare_explicit - choose the explicit zonelist before the first walk
+ * @ac: the allocation context, its nodemask set (a policy's or the cpuset's)
+ *
+ * Called by prepare_alloc_pages() only while some node is special, for a
+ * request with a nodemask, right before it walks the list. A memory
+ * policy's nodemask walks the explicit list (filtered by the nodemask it
+ * gives the same ordinary nodes), and so does the cpuset's when it holds
+ * special nodes only (a cpuset is how an administrator gives a workload
+ * special memory). Takes nothing but @ac, so that prepare_alloc_pages()
+ * keeps no other value alive for it; __GFP_THISNODE's list, which is no
+ * fallback list, stays as it is.
+ */
+void memattr_prepare_explicit(struct alloc_context *ac)
 {
 	pg_data_t *pgdat;
 
-	if ((gfp & __GFP_THISNODE) || ac->nodemask != &cpuset_current_mems_allowed ||
+	if (ac->nodemask == &cpuset_current_mems_allowed &&
 	    !memattr_cpuset_only_special())
-		return true;
-	/* Implicit and not node-bound: @ac->zonelist is a fallback list. */
-	pgdat = container_of(ac->zonelist, pg_data_t,
-			     node_zonelists[ZONELIST_FALLBACK]);
-	ac->zonelist = &pgdat->node_zonelists[ZONELIST_EXPLICIT];
-	ac->preferred_zoneref = first_zones_zonelist(ac->zonelist,
-						     ac->highest_zoneidx,
-						     ac->nodemask);
-	return true;
+		return;
+	pgdat = memattr_fallback_owner(ac->zonelist);
+	if (pgdat)
+		ac->zonelist = &pgdat->node_zonelists[ZONELIST_EXPLICIT];
 }
 
 struct zonelist *__memattr_cpuset_zonelist(int nid, gfp_t gfp)

@@ -83,7 +83,7 @@ static inline bool memattr_special_active(void)
 	return static_branch_unlikely(&memattr_special_in_use);
 }
 
-bool memattr_prepare_cpuset(struct alloc_context *ac, gfp_t gfp);
+void memattr_prepare_explicit(struct alloc_context *ac);
 void memattr_choose_zonelist(gfp_t gfp, struct alloc_context *ac);
 struct zonelist *__memattr_cpuset_zonelist(int nid, gfp_t gfp);
 
@@ -141,9 +141,8 @@ static inline bool memattr_special_active(void)
 	return false;
 }
 
-static inline bool memattr_prepare_cpuset(struct alloc_context *ac, gfp_t gfp)
+static inline void memattr_prepare_explicit(struct alloc_context *ac)
 {
-	return true;
 }
 
 static inline void memattr_choose_zonelist(gfp_t gfp, struct alloc_context *ac)
