@@ -28,15 +28,15 @@
  * memory arrives is left out of the fallback lists from its first page,
  * and one marked afterwards is left out by the next policy apply.
  *
- * Which list an allocation walks. A request with a nodemask (a memory
- * policy, a cpuset that holds only special nodes) walks the explicit list,
- * implicit requests the fallback list; the choice depends on no node's
- * state, so it costs the fast path a test and no lookup, and a change of
- * the special set cannot leave a request on a list that lacks a node it
- * may use: the explicit list holds every node. The slow path chooses again
- * when it restarts (memattr_choose_zonelist()), for requests that chose
- * before the first node became special and for cpusets whose nodes
- * changed.
+ * Which list an allocation walks. Once a node has been special (the static
+ * key, which then stays on), a request with a nodemask (a memory policy, a
+ * cpuset that holds only special nodes) walks the explicit list, implicit
+ * requests the fallback list. The choice depends on no node's state, so a
+ * change of the special set cannot leave a request on a list that lacks a
+ * node it may use: the explicit list holds every node. The slow path
+ * chooses again when it restarts (memattr_choose_zonelist()), for requests
+ * that chose before the first node became special and for cpusets whose
+ * nodes changed.
  *
  * Locking order, outermost first:
  *   device_hotplug_lock (sysfs writers)
@@ -418,15 +418,6 @@ void memattr_special_mask(nodemask_t *mask)
 	} while (read_seqretry(&memattr_special_seq, seq));
 }
 
-/* Does @nodes name a special node? */
-static bool memattr_names_special(const nodemask_t *nodes)
-{
-	nodemask_t special;
-
-	memattr_special_mask(&special);
-	return nodes_intersects(*nodes, special);
-}
-
 bool memattr_is_special(int nid)
 {
 	nodemask_t special;
@@ -521,16 +512,19 @@ static pg_data_t *memattr_zonelist_owner(struct zonelist *zl)
  * memattr_choose_zonelist - choose the list again when the slow path restarts
  * @gfp: the allocation's flags
  * @ac: its context; @ac->zonelist may be replaced by its node's other list
+ * @cpuset: the task's cpuset restricts this attempt (ALLOC_CPUSET)
  *
  * The fast path chose its list when it started. Since then the first node
  * may have become special (the choice was made without the static key) or
  * the task's cpuset may have changed, and the slow path restarts for both
  * (zonelist and cpuset cookies). Requests with a nodemask walk the explicit
  * list, implicit ones the fallback list, and a cpuset of special nodes only
- * the explicit one. Also called when the slow path drops the nodemask
- * because memory policies may be ignored: the request is implicit then.
+ * the explicit one: the slow path gets no nodemask for the cpuset (it
+ * filters zones by ALLOC_CPUSET), so @cpuset says whether the task's cpuset
+ * still applies. It does not once the slow path drops the nodemask because
+ * memory policies and cpusets may be ignored: the request is implicit then.
  */
-void memattr_choose_zonelist(gfp_t gfp, struct alloc_context *ac)
+void memattr_choose_zonelist(gfp_t gfp, struct alloc_context *ac, bool cpuset)
 {
 	pg_data_t *pgdat;
 	bool explicit;
@@ -542,8 +536,11 @@ void memattr_choose_zonelist(gfp_t gfp, struct alloc_context *ac)
 		return;
 	if (ac->nodemask == &cpuset_current_mems_allowed)
 		explicit = memattr_cpuset_only_special();
+	else if (ac->nodemask)
+		explicit = true;
 	else
-		explicit = ac->nodemask;
+		explicit = cpuset && cpusets_enabled() && in_task() &&
+			   memattr_cpuset_only_special();
 	ac->zonelist = &pgdat->node_zonelists[explicit ? ZONELIST_EXPLICIT :
 							 ZONELIST_FALLBACK];
 }
@@ -564,7 +561,12 @@ bool memattr_may_spill(gfp_t gfp, unsigned int order,
 	    READ_ONCE(memattr_spill) != MEMATTR_SPILL_BEFORE_OOM ||
 	    !memattr_would_oom(gfp, order, ac->highest_zoneidx))
 		return false;
-	return !ac->nodemask || memattr_names_special(ac->nodemask);
+	/*
+	 * Only implicit requests spill: those with a nodemask and cpusets of
+	 * special nodes only walk the explicit list already, and what they
+	 * get there is no spill.
+	 */
+	return !!memattr_fallback_owner(ac->zonelist);
 }
 
 /**
@@ -675,11 +677,26 @@ DEFINE_LOCK_GUARD_0(memattr_policy, memattr_policy_lock_all(),
 		    memattr_policy_unlock_all())
 
 /*
+ * The first node becomes special: from now on requests with a nodemask walk
+ * the explicit list, which never loses a node when the special set changes.
+ * The fallback list does, in place, under requests walking it: one bound to
+ * a node that leaves it could find its preferred zoneref pointing past the
+ * list's new end. So the key stays on once it went on, and before the first
+ * rebuild that drops a node, requests that chose their list without it get
+ * the time to finish their fast path (which does not sleep; a slow path
+ * that restarts chooses again).
+ */
+static void memattr_special_key_on(void)
+{
+	if (static_key_enabled(&memattr_special_in_use))
+		return;
+	static_branch_enable_cpuslocked(&memattr_special_in_use);
+	synchronize_rcu();
+}
+
+/*
  * Rebuild zonelists, and demotion targets when the special set changed,
- * from the records as they are now. The static key goes on before the
- * rebuild and off after it, so that a request that chose its list without
- * it finds the change when its slow path restarts. The log line gives the
- * rebuild's cost.
+ * from the records as they are now. The log line gives the rebuild's cost.
  */
 static void memattr_policy_apply(void)
 {
@@ -692,7 +709,7 @@ static void memattr_policy_apply(void)
 	memattr_recorded_special(&special);
 
 	if (!nodes_empty(special))
-		static_branch_enable_cpuslocked(&memattr_special_in_use);
+		memattr_special_key_on();
 	special_changed = !nodes_equal(special, memattr_build_special);
 	write_seqlock(&memattr_special_seq);
 	memattr_build_special = special;
@@ -704,8 +721,6 @@ static void memattr_policy_apply(void)
 		div_u64(ktime_get_ns() - start, NSEC_PER_USEC),
 		nodemask_pr_args(&special));
 
-	if (nodes_empty(special))
-		static_branch_disable_cpuslocked(&memattr_special_in_use);
 	if (special_changed)
 		memory_tier_refresh_demotion();
 }

@@ -84,7 +84,7 @@ static inline bool memattr_special_active(void)
 }
 
 void memattr_prepare_explicit(struct alloc_context *ac);
-void memattr_choose_zonelist(gfp_t gfp, struct alloc_context *ac);
+void memattr_choose_zonelist(gfp_t gfp, struct alloc_context *ac, bool cpuset);
 struct zonelist *__memattr_cpuset_zonelist(int nid, gfp_t gfp);
 
 /*
@@ -145,7 +145,8 @@ static inline void memattr_prepare_explicit(struct alloc_context *ac)
 {
 }
 
-static inline void memattr_choose_zonelist(gfp_t gfp, struct alloc_context *ac)
+static inline void memattr_choose_zonelist(gfp_t gfp, struct alloc_context *ac,
+					   bool cpuset)
 {
 }
 

@@ -31,6 +31,7 @@
 
 #define NODE_DIR	"/sys/devices/system/node"
 #define SPILL_FILE	"/sys/kernel/mm/memattr/spill"
+#define WMARK_SCALE	"/proc/sys/vm/watermark_scale_factor"
 #define CG_ROOT		"/sys/fs/cgroup"
 #define CG_A		CG_ROOT "/memattr-cpuset-a"
 #define CG_B		CG_ROOT "/memattr-cpuset-b"
@@ -46,6 +47,7 @@ FIXTURE(cpuset) {
 	int o;			/* an ordinary node with CPUs and memory */
 	bool marked;		/* this test made @s special */
 	char spill[32];		/* spill mode to restore, "" if untouched */
+	char scale[32];		/* watermark_scale_factor to restore, "" if untouched */
 };
 
 /* Does @nid have memory now (boot memory, or memory onlined since)? */
@@ -116,10 +118,11 @@ static int cg_join(const char *dir, pid_t pid)
 
 FIXTURE_SETUP(cpuset)
 {
-	char mems[32];
+	char mems[256];
 
 	self->marked = false;
 	self->spill[0] = '\0';
+	self->scale[0] = '\0';
 	if (topo_load(&self->topo, NULL))
 		SKIP(return, "no topology file (not booted by harness/vm): %s", strerror(errno));
 	TOPO_NEED(&self->topo, !access(NODE_DIR "/special", R_OK), "node/special");
@@ -135,6 +138,9 @@ FIXTURE_SETUP(cpuset)
 	mkdir(CG_ROOT, 0755);
 	if (access(CG_ROOT "/cgroup.controllers", R_OK))
 		ASSERT_EQ(0, mount("none", CG_ROOT, "cgroup2", 0, NULL));
+	ASSERT_LT(0, sysfs_read_str(mems, sizeof(mems), CG_ROOT "/cgroup.controllers"));
+	if (!strstr(mems, "cpuset"))
+		SKIP(return, "kernel without the cgroup v2 cpuset controller (CONFIG_CPUSETS)");
 	ASSERT_EQ(0, sysfs_write_str("+cpuset", CG_ROOT "/cgroup.subtree_control"));
 	snprintf(mems, sizeof(mems), "%d", self->s);
 	ASSERT_EQ(0, cg_make(CG_A, mems));
@@ -149,6 +155,8 @@ FIXTURE_TEARDOWN(cpuset)
 	rmdir(CG_B);
 	if (self->spill[0])
 		sysfs_write_str(self->spill, SPILL_FILE);
+	if (self->scale[0])
+		sysfs_write_str(self->scale, WMARK_SCALE);
 	if (self->marked)
 		sysfs_write_str("auto", NODE_DIR "/node%d/memattr/special", self->s);
 }
@@ -410,6 +418,30 @@ TEST_F_TIMEOUT(cpuset, only_special_implicit_at_once, 120)
 	EXPECT_GE(2 * slab_base + 512, slab_s);
 }
 
+/* Sum of the min and low watermarks (kB) of node @nid's zones; 0 or -1. */
+static int watermarks_kb(int nid, long long *min, long long *low)
+{
+	char line[256], want[32];
+	long long pages;
+	bool in = false;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return -1;
+	*min = *low = 0;
+	snprintf(want, sizeof(want), "Node %d, zone", nid);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Node ", 5))
+			in = !strncmp(line, want, strlen(want));
+		else if (in && sscanf(line, " min %lld", &pages) == 1)
+			*min += pages * getpagesize() / 1024;
+		else if (in && sscanf(line, " low %lld", &pages) == 1)
+			*low += pages * getpagesize() / 1024;
+	}
+	fclose(f);
+	return *low ? 0 : -1;
+}
+
 static int fill(struct report *r, void *arg)
 {
 	size_t bytes = *(size_t *)arg;
@@ -424,9 +456,11 @@ static int fill(struct report *r, void *arg)
 
 /*
  * With spill=never, a task of the cpuset is not OOM-killed while the
- * special node has room; once it asks for more than the node holds, the
- * OOM killer acts, inside the cpuset (CONSTRAINT_CPUSET), and the
- * ordinary node does not give it a page.
+ * special node has room, down to its min watermark: below the low one the
+ * allocator's slow path must find the node too (it gets no nodemask for
+ * the cpuset), and nothing is counted as a spill. Once the task asks for
+ * more than the node holds, the OOM killer acts, inside the cpuset
+ * (CONSTRAINT_CPUSET), and the ordinary node does not give it a page.
  */
 static void oom_lines(char *msg, void *ctx)
 {
@@ -461,20 +495,35 @@ static int read_choice(char *word, size_t len, const char *file)
 TEST_F_TIMEOUT(cpuset, only_special_no_oom_until_full, 180)
 {
 	unsigned long long free_kb, total_kb, o_before, o_after, seq = 0;
+	long long spill, min_kb, low_kb;
 	int st, seen[2] = { 0, 0 };
 	struct report r;
 	size_t bytes;
 
 	ASSERT_EQ(0, read_choice(self->spill, sizeof(self->spill), SPILL_FILE));
 	ASSERT_EQ(0, sysfs_write_str("never", SPILL_FILE));
+	/*
+	 * Down to halfway between the low and the min watermark: the last
+	 * pages come from the slow path. Spread the watermarks (10% of the
+	 * zone apart, not 0.1%) so that per-CPU page lists cannot move the
+	 * task across either of them.
+	 */
+	ASSERT_LT(0, sysfs_read_str(self->scale, sizeof(self->scale), WMARK_SCALE));
+	ASSERT_EQ(0, sysfs_write_str("1000", WMARK_SCALE));
 	ASSERT_EQ(0, node_meminfo_kb(self->s, "MemFree", &free_kb));
 	ASSERT_EQ(0, node_meminfo_kb(self->s, "MemTotal", &total_kb));
-
-	bytes = free_kb * 1024 / 2;
+	ASSERT_EQ(0, watermarks_kb(self->s, &min_kb, &low_kb));
+	spill = key_value("/proc/vmstat", "memattr_spill");
+	bytes = (free_kb - (min_kb + low_kb) / 2) * 1024;
 	st = in_cpuset(CG_A, fill, &bytes, &r);
-	TH_LOG("half of node %d's %llu kB free: wait status %#x", self->s, free_kb, st);
+	EXPECT_EQ(0, sysfs_write_str(self->scale, WMARK_SCALE));
+	self->scale[0] = '\0';
+	spill = key_value("/proc/vmstat", "memattr_spill") - spill;
+	TH_LOG("node %d: %llu kB free, watermarks min %lld low %lld kB; %zu kB taken: wait status %#x, %lld pages spilled",
+	       self->s, free_kb, min_kb, low_kb, bytes / 1024, st, spill);
 	EXPECT_EQ(0, st);
 	EXPECT_EQ(0, r.err);
+	EXPECT_EQ(0, spill);
 
 	ASSERT_EQ(0, kmsg_each(0, &seq, skip_line, NULL));
 	ASSERT_EQ(0, node_meminfo_kb(self->o, "MemFree", &o_before));
@@ -662,6 +711,20 @@ static void allocate_until_stopped(struct phase_log *log)
 	_exit(0);
 }
 
+/* Let the child touch @nr chunks wholly inside @phase, or give up after 20 s. */
+static void wait_for_chunks(struct phase_log *log, int phase, int nr)
+{
+	int i, seen, tries;
+
+	for (tries = 0; tries < 200; tries++) {
+		for (i = 0, seen = 0; i < log->nr; i++)
+			seen += log->phase_of[i] == phase;
+		if (seen >= nr)
+			return;
+		usleep(100000);
+	}
+}
+
 /*
  * The task allocates all along while the test moves it from {s} to {o} and
  * back, and then changes {s}'s mems to {o} and back to {s}. Every chunk
@@ -705,7 +768,7 @@ TEST_F_TIMEOUT(cpuset, move_and_change_mems_while_allocating, 120)
 			break;
 		}
 		log->phase = i;
-		usleep(400000);
+		wait_for_chunks(log, i, 6);
 	}
 	log->stop = 1;
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));

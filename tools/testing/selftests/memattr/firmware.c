@@ -349,6 +349,7 @@ TEST_F_TIMEOUT(firmware, fallback_reads_during_hot_remove, 300)
 	TOPO_NEED(&self->topo, !access(ORDER_FILE, W_OK), "memattr/fallback_order");
 	/* "[distance] performance": the word in brackets is the active one */
 	ASSERT_LT(0, sysfs_read_str(order, sizeof(order), ORDER_FILE));
+	ASSERT_NE(NULL, strchr(order, '['));
 	ASSERT_NE(NULL, strchr(order, ']'));
 	*strchr(order, ']') = '\0';
 	memmove(order, strchr(order, '[') + 1, strlen(strchr(order, '[')));
