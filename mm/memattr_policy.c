@@ -61,6 +61,7 @@
 #include <linux/cpu.h>
 #include <linux/cpuset.h>
 #include <linux/device.h>
+#include <linux/kernfs.h>
 #include <linux/kobject.h>
 #include <linux/ktime.h>
 #include <linux/memattr.h>
@@ -140,7 +141,7 @@ struct memattr_order_input {
 	int nr_prefix;			/* entries in @prefix */
 	const u32 *latency;		/* per node read latency, 0 = unknown */
 	const u32 *bandwidth;		/* per node read bandwidth, 0 = unknown */
-	const nodemask_t *populated;	/* nodes with present memory */
+	const nodemask_t *kernel_memory; /* nodes with memory below ZONE_MOVABLE */
 };
 
 /* Is @a strictly better than @b by measured performance? */
@@ -218,14 +219,14 @@ static int place_special(int *order, int from, int nr,
 	return end;
 }
 
-/* Does any of @order[0..nr) have memory? */
-static bool memattr_any_populated(const int *order, int nr,
-				  const struct memattr_order_input *in)
+/* Does any of @order[0..nr) have memory the kernel can allocate? */
+static bool memattr_any_kernel_memory(const int *order, int nr,
+				      const struct memattr_order_input *in)
 {
 	int i;
 
 	for (i = 0; i < nr; i++)
-		if (node_isset(order[i], *in->populated))
+		if (node_isset(order[i], *in->kernel_memory))
 			return true;
 	return false;
 }
@@ -269,7 +270,7 @@ static int memattr_order_fallback(int *order, int nr,
 	ordinary = place_special(order, from, nr, in);
 	if (in->spill == MEMATTR_SPILL_ALWAYS || ordinary == nr)
 		return nr;
-	if (!memattr_any_populated(order, ordinary, in)) {
+	if (!memattr_any_kernel_memory(order, ordinary, in)) {
 		if (starved)
 			*starved = true;
 		return nr;
@@ -322,26 +323,38 @@ static bool memattr_leaves_no_ordinary(const nodemask_t *memory,
 
 /* ---- zonelist construction (called by build_zonelists()) ---- */
 
+/*
+ * Present pages below ZONE_MOVABLE: memory that is all movable (hot-added
+ * memory onlined movable) serves no kernel allocation, so a list with only
+ * that besides special nodes must keep them. Zone sizes, not N_MEMORY, as
+ * memory hotplug rebuilds the lists before it updates the node states.
+ */
+static bool memattr_has_kernel_memory(pg_data_t *pgdat)
+{
+	int z;
+
+	for (z = 0; z < ZONE_MOVABLE; z++)
+		if (populated_zone(&pgdat->node_zones[z]))
+			return true;
+	return false;
+}
+
 /* Facts gathered for one rebuild; the zonelist seqlock serialises builds. */
 static u32 build_latency[MAX_NUMNODES];
 static u32 build_bandwidth[MAX_NUMNODES];
-static nodemask_t build_populated;
+static nodemask_t build_kernel_memory;
 
 static void gather_inputs(struct memattr_order_input *in, int local)
 {
 	struct memattr_prefix *prefix;
 	int nid;
 
-	/*
-	 * Present pages, not N_MEMORY: offlining a node's last memory rebuilds
-	 * the zonelists before it clears the node's N_MEMORY state.
-	 */
-	nodes_clear(build_populated);
+	nodes_clear(build_kernel_memory);
 	for_each_node_state(nid, N_MEMORY) {
 		build_latency[nid] = memattr_get(nid, MEMATTR_READ_LATENCY);
 		build_bandwidth[nid] = memattr_get(nid, MEMATTR_READ_BANDWIDTH);
-		if (node_present_pages(nid))
-			node_set(nid, build_populated);
+		if (memattr_has_kernel_memory(NODE_DATA(nid)))
+			node_set(nid, build_kernel_memory);
 	}
 	/* Builds run with interrupts off: an RCU-sched read-side section. */
 	prefix = rcu_dereference_sched(memattr_prefixes[local]);
@@ -354,7 +367,7 @@ static void gather_inputs(struct memattr_order_input *in, int local)
 		.nr_prefix = prefix ? prefix->nr : 0,
 		.latency = build_latency,
 		.bandwidth = build_bandwidth,
-		.populated = &build_populated,
+		.kernel_memory = &build_kernel_memory,
 	};
 }
 
@@ -895,6 +908,38 @@ static ssize_t fallback_show(struct device *dev, struct device_attribute *attr,
 	return len + sysfs_emit_at(buf, len, "\n");
 }
 
+/*
+ * Set @dev's prefix from its sysfs file. The apply takes the hotplug locks,
+ * and node removal holds them while it waits for this file's users: step
+ * out of their count first. The device hotplug lock keeps removal out
+ * meanwhile (it is taken by trylock, so a removal that holds it is never
+ * waited for).
+ */
+static int memattr_store_fallback(struct device *dev, struct device_attribute *attr,
+				  const int *nodes, int nr)
+{
+	struct kernfs_node *dir, *kn;
+	int ret;
+
+	/* The file sits in the node's "memattr" attribute group directory. */
+	dir = kernfs_find_and_get(dev->kobj.sd, "memattr");
+	kn = dir ? kernfs_find_and_get(dir, attr->attr.name) : NULL;
+	kernfs_put(dir);
+	if (!kn)
+		return -ENODEV;
+	get_device(dev);
+	kernfs_break_active_protection(kn);
+	ret = lock_device_hotplug_sysfs();
+	if (!ret) {
+		ret = memattr_set_fallback(dev->id, nodes, nr);
+		unlock_device_hotplug();
+	}
+	kernfs_unbreak_active_protection(kn);
+	kernfs_put(kn);
+	put_device(dev);
+	return ret;
+}
+
 static ssize_t fallback_store(struct device *dev, struct device_attribute *attr,
 			      const char *buf, size_t count)
 {
@@ -911,14 +956,8 @@ static ssize_t fallback_store(struct device *dev, struct device_attribute *attr,
 	nr = sysfs_streq(buf, "auto") ? 0 : parse_fallback(dev->id, buf, nodes,
 							   MAX_NUMNODES);
 	ret = nr;
-	if (nr >= 0) {
-		/* Keep node hot-remove out: it waits for sysfs writers. */
-		ret = lock_device_hotplug_sysfs();
-		if (!ret) {
-			ret = memattr_set_fallback(dev->id, nodes, nr);
-			unlock_device_hotplug();
-		}
-	}
+	if (nr >= 0)
+		ret = memattr_store_fallback(dev, attr, nodes, nr);
 	kfree(nodes);
 	return ret ?: count;
 }

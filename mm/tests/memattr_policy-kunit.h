@@ -28,7 +28,7 @@ static const u32 no_values[NR_TEST_NODES];
 
 struct order_case {
 	nodemask_t special;
-	nodemask_t populated;
+	nodemask_t kernel_memory;
 	struct memattr_order_input in;
 	int order[NR_TEST_NODES];
 	int nr;
@@ -50,9 +50,9 @@ static void init_case(struct order_case *c, int local, const int *order, int nr)
 	int i;
 
 	nodes_clear(c->special);
-	nodes_clear(c->populated);
+	nodes_clear(c->kernel_memory);
 	for (i = 0; i < nr; i++)
-		node_set(order[i], c->populated);
+		node_set(order[i], c->kernel_memory);
 	c->in = (struct memattr_order_input) {
 		.local = local,
 		.special = &c->special,
@@ -60,7 +60,7 @@ static void init_case(struct order_case *c, int local, const int *order, int nr)
 		.mode = MEMATTR_ORDER_DISTANCE,
 		.latency = no_values,
 		.bandwidth = no_values,
-		.populated = &c->populated,
+		.kernel_memory = &c->kernel_memory,
 	};
 	memcpy(c->order, order, nr * sizeof(*order));
 	c->nr = nr;
@@ -277,7 +277,7 @@ static void no_ordinary_memory_keeps_special_last(struct kunit *test)
 	init_case(&c, 2, order, 4);
 	node_set(0, c.special);
 	node_set(1, c.special);
-	node_clear(2, c.populated);
+	node_clear(2, c.kernel_memory);
 	nr = memattr_order_fallback(c.order, c.nr, &c.in, true, &starved);
 	KUNIT_EXPECT_EQ(test, nr, 2);
 	KUNIT_EXPECT_FALSE(test, starved);
@@ -285,8 +285,8 @@ static void no_ordinary_memory_keeps_special_last(struct kunit *test)
 	init_case(&c, 2, order, 4);
 	node_set(0, c.special);
 	node_set(1, c.special);
-	node_clear(2, c.populated);
-	node_clear(3, c.populated);
+	node_clear(2, c.kernel_memory);
+	node_clear(3, c.kernel_memory);
 	nr = memattr_order_fallback(c.order, c.nr, &c.in, true, &starved);
 	KUNIT_EXPECT_TRUE(test, starved);
 	KUNIT_ASSERT_EQ(test, nr, 4);

@@ -500,7 +500,9 @@ static void starved_line(char *msg, void *ctx)
 
 /*
  * The last ordinary memory goes offline while every other node with memory
- * is special (each mark was allowed, as ordinary memory was left then).
+ * is special (each mark was allowed, as ordinary memory was left then). It
+ * is onlined for the kernel (ZONE_NORMAL): memory onlined movable serves no
+ * kernel allocation, so a list with only that keeps the special nodes too.
  * Offlining is not refused: the node's list keeps the special nodes, last,
  * so that requests that start there (its own CPUs, a policy preferring it)
  * are still served, and the kernel says so; once the memory is back the
@@ -521,6 +523,8 @@ TEST_F_TIMEOUT(runtime, last_ordinary_memory_offline, 120)
 	u = self->fw[i].node;
 	l.nid = u;
 	online_fw(_metadata, self, i);
+	ASSERT_LT(0, set_node_blocks(u, "offline"));
+	ASSERT_LT(0, set_node_blocks(u, "online_kernel"));
 	for (nid = 0; nid < TOPO_MAX_NODES; nid++) {
 		if (nid == u || !node_mem_total(nid))
 			continue;
@@ -541,7 +545,7 @@ TEST_F_TIMEOUT(runtime, last_ordinary_memory_offline, 120)
 	/* the CPUs' own node serves them: default-policy memory lands there */
 	EXPECT_EQ((long)(BYTES / getpagesize()), implicit_alloc(cpu_node(self), false));
 
-	ASSERT_LT(0, set_node_blocks(u, "online_movable"));
+	ASSERT_LT(0, set_node_blocks(u, "online_kernel"));
 	ASSERT_EQ(0, kmsg_each(seq, &seq, starved_line, &l));
 	EXPECT_EQ(1, fallback_length(u));
 	EXPECT_EQ(1, l.back);
