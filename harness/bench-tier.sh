@@ -95,6 +95,22 @@ workload() {
 	fi
 }
 
+# Run files <scenario>-<rep>[-base]-<config>.run become
+# <scenario>-<config>-<rep>.out, the report's input, after each boot: a
+# run cut short still leaves every finished boot to report on.
+collect() {
+	local f b c
+	for f in "$out"/*.run; do
+		[ -f "$f" ] || continue
+		b=$(basename "$f" .run)
+		if [[ $b =~ ^([a-z0-9]+)-([0-9]+)(-base)?-(.+)$ ]]; then
+			c=${BASH_REMATCH[4]}
+			[ -n "${BASH_REMATCH[3]}" ] && c=$c-base
+			mv "$f" "$out/${BASH_REMATCH[1]}-$c-${BASH_REMATCH[2]}.out"
+		fi
+	done
+}
+
 # boot NAME SCENARIO KERNEL "CONFIGS" [VM OPTIONS...]: one boot, its runs
 # split into NAME's run files ($out/<scenario>-<config>-<rep>.out).
 failed=0
@@ -123,6 +139,7 @@ boot() {
 			printf "boot %s kernel=%s\n%s", name, kern, hdr > file; next }
 		/^=== end / { close(file); file = ""; next }
 		file != "" { print > file }' "$f.out"
+	collect
 	# a splat fails make check's smoke run, and is shown in a full run
 	if [ $smoke = 1 ]; then
 		"$MA_TOP/harness/console-scan.sh" "bench/smoke/$name/console" "$f.log"
@@ -152,16 +169,6 @@ for ((rep = 1; rep <= runs; rep++)); do
 			boot "$scen-$rep-base" "$scen" "$MA_IMAGE-base" nb2
 		fi
 	done
-done
-# run files: <scenario>-<rep>[-base]-<config>.run -> <scenario>-<config>-<rep>.out
-for f in "$out"/*.run; do
-	[ -f "$f" ] || continue
-	b=$(basename "$f" .run)
-	if [[ $b =~ ^([a-z0-9]+)-([0-9]+)(-base)?-(.+)$ ]]; then
-		c=${BASH_REMATCH[4]}
-		[ -n "${BASH_REMATCH[3]}" ] && c=$c-base
-		mv "$f" "$out/${BASH_REMATCH[1]}-$c-${BASH_REMATCH[2]}.out"
-	fi
 done
 
 # The throughput tax under -icount (BENCH_TAX=1, not by default): S1 at
