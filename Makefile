@@ -37,6 +37,7 @@ bench: deps kernel initramfs
 bench-results: bench
 	mkdir -p $(H)/bench/results
 	cp build/bench/results.txt $(H)/bench/results/tiering.txt
+	cp build/bench/report.txt $(H)/bench/results/tiering-report.txt
 	python3 $(H)/series.py cover
 
 # Allocator and tool costs only, under -icount (ROUNDS boots of each)

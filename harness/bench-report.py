@@ -197,7 +197,8 @@ def fmt(vals, digits):
         return 'n.r.' if v == INF else f'{v:.{digits}f}'
     med = statistics.median(vals)
     nr = vals.count(INF)
-    tail = f' {nr}n.r.' if nr and len(vals) > 1 else ''
+    # how many never reached 90%, when only some did not
+    tail = f' {nr}n.r.' if 0 < nr < len(vals) else ''
     if len(vals) == 1 or vals[0] == vals[-1]:
         return one(med) + tail
     return f'{one(med)} ({one(vals[0])}-{one(vals[-1])})' + (
