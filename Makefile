@@ -4,7 +4,10 @@
 #   make check   every test; ends with "N passed, N failed, N skipped"
 #   make check-debug  KUnit and the selftests under the debug kernel
 #   make bench   the tiering benchmark, then the allocator and tool costs
-#                (BENCH_QUICK=1: a few minutes); make bench-cost: the costs only
+#                (BENCH_QUICK=1: about 15 minutes); make bench-cost: the costs only
+#   make bench-results  make bench, then commit-ready: its table copied to
+#                harness/bench/results/tiering.txt and the cover letter's
+#                numbers regenerated from it
 #   make series  the patch series, git-am-able, in build/series/patches/
 #   make series-check  every patch applies, is checkpatch-clean, and every
 #                prefix builds with and without CONFIG_MEMATTR
@@ -12,7 +15,7 @@
 TOPOLOGY ?= default
 H := harness
 
-.PHONY: run check check-debug bench bench-cost series series-check deps base tree kernel userspace initramfs vm clean distclean
+.PHONY: run check check-debug bench bench-results bench-cost series series-check deps base tree kernel userspace initramfs vm clean distclean
 
 run: deps
 	$(H)/run.sh $(TOPOLOGY)
@@ -26,9 +29,16 @@ check-debug: deps
 
 # Tiering baselines side by side; results and report under build/bench/.
 bench: deps kernel initramfs
-	$(H)/bench-tier.sh
 	$(H)/kernel.sh --base
+	$(H)/bench-tier.sh
 	$(H)/bench-cost.sh 2
+
+# The full run's table into the repository and into the cover letter.
+bench-results: bench
+	mkdir -p $(H)/bench/results
+	cp build/bench/results.txt $(H)/bench/results/tiering.txt
+	cp build/bench/report.txt $(H)/bench/results/tiering-report.txt
+	python3 $(H)/series.py cover
 
 # Allocator and tool costs only, under -icount (ROUNDS boots of each)
 bench-cost: deps kernel initramfs

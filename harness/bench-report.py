@@ -2,33 +2,52 @@
 # SPDX-License-Identifier: GPL-2.0
 """Tables from the tiering benchmark's runs (harness/bench-tier.sh).
 
-Usage: bench-report.py DIR TOPOLOGY_DIR SCENARIO...
+Usage: bench-report.py DIR TOPOLOGY_DIR SCENARIO... [--results FILE]
 
-Reads DIR/<scenario>-<config>-<run>.out and writes DIR/report.txt and
-DIR/report.csv (also printed). Per scenario and configuration, medians over
-the runs with min-max:
+Reads DIR/<scenario>-<config>-<rep>.out (one run each; nb2-base is nb2 on
+unpatched 6.12) and DIR/tax-<config>-<rep>.out (the -icount runs), writes
+DIR/report.txt, DIR/report.csv and DIR/results.txt (the short table that is
+committed under harness/bench/results/ and that the cover letter quotes;
+--results writes it elsewhere too). Every cell: median over the runs, with
+min-max in brackets. A run that never reached 90% counts as "not reached"
+(n.r.), a time longer than any other, in T90's median: never dropped.
+
+Placement, per scenario and configuration:
   T90        first sample with >= 90% of the hot set on the best node (s);
-             with a shift, counted from the shift ("T90 after the shift")
+             with a shift, counted from the shift. Resolution: the 1 s
+             sample interval; a run shorter than T90 says n.r.
   final      hot-set residency on the best node at the end
   cold%      pages outside the hot set that left the start node
-  migr/hot   pgmigrate_success during the run / hot-set pages
-  access     estimated access time of the hot set, sum(share_i * L_i),
-             latencies from the topology's HMAT (initiator 0), ns
-  /oracle    access time relative to the oracle's
-  regret     mean over samples of access(t) / oracle's - 1
-  kthr%      CPU time of kmemattrd or the kdamonds as a share of one vCPU,
-             over the whole run
-  steady%    the same from 2 s after T90 to the end (the steady state; '-'
-             when that leaves less than 5 s or T90 was never reached)
-  sys%       the workload's system time (NUMA balancing's scans and
-             hint faults land there) as a share of one vCPU
-  ops/oracle throughput relative to the oracle's
-  pingpong   pages that went back to the node they had left within 10 s
-Then "memattr/best": memattr's median over the best baseline's (nb2 and the
-DAMON settings; the best per column) for T90, final, access and kthr%+sys%.
-With gnuplot, DIR/<scenario>.png: hot-set residency on the best node and
-estimated access time over time, one line per configuration (its first run).
+  migr/hot   pages migrated (pgmigrate_success) per hot-set page
+  est.ns     ESTIMATED access time of the hot set at the end,
+             sum(share_i * L_i) with L_i the HMAT read latency from
+             initiator 0 in the topology: under TCG every node is host RAM
+             at the same speed, so this is placement quality turned into
+             the nanoseconds the firmware claims, the same latencies
+             kmemattrd ranks nodes by
+  est./ideal that over the whole hot set on the best node (the oracle's
+             placement: the best node's latency)
+  pingpong   pages back on a node they left within 10 s
+Cost, measured the same way for every mechanism:
+  kthr%      CPU of kmemattrd or the kdamonds, share of one vCPU, whole run
+  kthr-ss%   the same in the steady state: from T90 + 2 s to the end (the
+             last half of the run when 90% was never reached)
+  sys%       the workload's system time, share of one vCPU (NUMA
+             balancing's scanning, task_numa_work, and its hint faults run
+             there, in the task's context)
+  sys-ss%    the same in the steady state
+  tlb/s      TLB shootdown IPIs (/proc/interrupts TLB, all CPUs) per second
+  migrated   pages migrated during the run
+  ops/none   the workload's operations per second over those of none in
+             the same boot (every boot runs none), under plain TCG: noisy
+             (every node runs at host speed, so only management can lower
+             it, but TCG's own speed varies), its range shown; -icount
+             (BENCH_TAX=1) is too slow for the whole benchmark
+The real workload (sb: sysbench memory) adds sysbench's own MiB/s and its
+ratio to none's, and the buffer's numa_maps at the end; the bind scenario
+adds the share of the region that left the node the task is bound to.
 """
+import math
 import os
 import re
 import shutil
@@ -37,14 +56,30 @@ import subprocess
 import sys
 
 # scenarios that reuse another's machine (harness/bench-tier.sh)
-TOPOLOGY = {'s3': 's1', 's4': 's1', 's5': 's1', 's1c': 's1', 's1z': 's1'}
-COLUMNS = ('T90', 'final', 'cold%', 'migr/hot', 'access', '/oracle', 'regret', 'kthr%',
-           'steady%', 'sys%', 'ops/oracle', 'pingpong')
-DIGITS = {'T90': 1, 'final': 3, 'cold%': 2, 'migr/hot': 2, 'access': 0, '/oracle': 3,
-          'regret': 3, 'kthr%': 2, 'steady%': 2, 'sys%': 2, 'ops/oracle': 3, 'pingpong': 0}
-BASELINES = ('nb2', 'damon1', 'damon5')
-# lower is better, except residency
-BETTER = {'T90': min, 'final': max, 'access': min, 'cpu%': min}
+TOPOLOGY = {'s3': 's1', 's4': 's1', 's5': 's1', 's1c': 's1', 's1z': 's1', 'sb': 's1',
+            'bind': 's1'}
+TITLE = {
+    's1': 'S1 one task, scattered 10% hot set, room on the fast node',
+    's2': 'S2 CPU-less HBM-like node fastest (outside what NUMA balancing can do: '
+          'it promotes only to the faulting CPU\'s node)',
+    's3': 'S3 hot set shifts while the fast node is nearly full (T90 from the shift)',
+    's4': 'S4 page-cache hot set read with pread(2) (outside what NUMA balancing can '
+          'do: it sees only mapped pages, through hint faults)',
+    's5': 'S5 three processes share the region',
+    's1c': 'S1c S1 with a contiguous hot set',
+    's1z': 'S1z S1 with a Zipf-like skew inside the hot set',
+    'sb': 'SB sysbench memory (Debian), Pareto-skewed random writes, buffer moved to '
+          'the slow node; hot set: its first 20% (80% of the writes)',
+    'bind': 'BIND S1 with the task bound (MPOL_BIND) to the slow node: a mechanism '
+            'that respects task policy moves nothing',
+}
+ORDER = ('none', 'oracle', 'nb2', 'nb2-base', 'damon-plain', 'damon-tuned', 'memattr',
+         'memattr-nb2')
+PLACEMENT = (('T90', 1), ('final', 3), ('cold%', 2), ('migr/hot', 2), ('est.ns', 0),
+             ('est./ideal', 3), ('pingpong', 0))
+COST = (('kthr%', 2), ('kthr-ss%', 2), ('sys%', 2), ('sys-ss%', 2), ('tlb/s', 0),
+        ('migrated', 0), ('ops/none', 2))
+INF = math.inf
 
 
 def latencies(topo_file):
@@ -58,27 +93,44 @@ def latencies(topo_file):
 
 
 def parse(path):
-    run = {'samples': [], 'vm_before': {}, 'vm_after': {}, 'kthread': 0.0}
+    run = {'samples': [], 'vm_before': {}, 'vm_after': {}, 'kthread': 0.0, 'tiers': [],
+           'demotion': [], 'sb': [], 'boot': '', 'numa_maps': ''}
     for line in open(path, errors='replace'):
         w = line.split()
         if line.startswith('# tierbench'):
             run.update({k: int(v) for k, v in re.findall(r'(\w+)=(-?\d+)', line)})
+        elif line.startswith('boot '):
+            run['boot'] = line.strip()
+        elif line.startswith('boot-tier '):
+            run['tiers'].append(' '.join(w[1:]))
+        elif line.startswith('boot-demotion '):
+            run['demotion'].append(' '.join(w[1:]))
         elif line.startswith('sample ') and 'error=' not in line:
             kv = dict(x.split('=', 1) for x in w[1:])
-            hot_nodes = {}
-            if kv.get('hot_nodes', '-') != '-':
-                hot_nodes = {int(a): int(b) for a, b in
-                             (x.split(':') for x in kv['hot_nodes'].split(','))}
+            hot_nodes, nodes = {}, {}
+            for key, d in (('hot_nodes', hot_nodes), ('nodes', nodes)):
+                if kv.get(key, '-') != '-':
+                    d.update({int(a): int(b) for a, b in
+                              (x.split(':') for x in kv[key].split(','))})
             run['samples'].append({'t': float(kv['t']), 'ops': int(kv['ops']),
                                    'hot': int(kv['hot']), 'best': int(kv['hot_best']),
                                    'cold_moved': int(kv['cold_moved']),
                                    'pingpong': int(kv.get('pingpong', 0)),
-                                   'kcpu': float(kv['kcpu']) if 'kcpu' in kv else None,
-                                   'hot_nodes': hot_nodes})
+                                   'kcpu': float(kv.get('kcpu', 0)),
+                                   'stime': float(kv.get('stime', 0)),
+                                   'hot_nodes': hot_nodes, 'nodes': nodes})
         elif line.startswith('vmstat-') and len(w) == 3:
             run['vm_' + w[0][7:]][w[1]] = int(w[2])
+        elif line.startswith('tlb-') and len(w) == 2:
+            run['vm_' + w[0][4:]]['tlb'] = int(w[1])
         elif line.startswith('kthread-cpu') and len(w) == 3:
             run['kthread'] += float(w[2])
+        elif line.startswith('sysbench-total '):
+            run['sb_total'] = float(w[1].split('=')[1])
+        elif line.startswith('sysbench-mibs '):
+            run['sb'].append(float(w[2]))
+        elif line.startswith('numa_maps-buffer'):
+            run['numa_maps'] = ' '.join(x for x in w[1:] if re.match(r'N\d+=', x))
         elif line.startswith('end '):
             run.update({k: float(v) for k, v in re.findall(r'(\w+)=([\d.]+)', line)})
     return run if run['samples'] and 't' in run else None
@@ -91,78 +143,83 @@ def access_time(sample, lat):
     return sum(n * lat.get(node, 0) for node, n in sample['hot_nodes'].items()) / total
 
 
-def metrics(run, lat, oracle_access):
+def delta(run, key):
+    return run['vm_after'].get(key, 0) - run['vm_before'].get(key, 0)
+
+
+def metrics(run, lat):
     s = run['samples']
-    res = [x['best'] / x['hot'] for x in s if x['hot']]
     shift = run.get('shift_s', -1)
     t0 = shift if shift >= 0 else 0
     t90 = next((x['t'] - t0 for x in s
-                if x['t'] > t0 and x['hot'] and x['best'] / x['hot'] >= 0.9), None)
-    if shift < 0 and s and s[0]['hot'] and s[0]['best'] / s[0]['hot'] >= 0.9:
+                if x['t'] >= t0 and x['hot'] and x['best'] / x['hot'] >= 0.9), INF)
+    if shift < 0 and s[0]['hot'] and s[0]['best'] / s[0]['hot'] >= 0.9:
         t90 = 0.0
-    dur = run['t'] or 1
-    migrated = run['vm_after'].get('pgmigrate_success', 0) - \
-        run['vm_before'].get('pgmigrate_success', 0)
-    acc = [access_time(x, lat) for x in s]
-    acc = [a for a in acc if a is not None]
-    ops = [x['ops'] for x in s[1:]]
-    # the threads' time during the samples; older runs: all of it, setup too
-    kthread = run['kthread']
-    if s[0]['kcpu'] is not None:
-        kthread = s[-1]['kcpu'] - s[0]['kcpu']
-    m = {'T90': t90, 'final': res[-1] if res else None,
-         'cold%': 100.0 * s[-1]['cold_moved'] / max(1, run.get('cold', 1)),
-         'migr/hot': migrated / max(1, run['hot']),
-         'access': acc[-1] if acc else None,
-         'kthr%': 100.0 * kthread / dur,
-         'sys%': 100.0 * run.get('stime', 0) / dur,
-         'ops': statistics.mean(ops) if ops else 0,
-         'pingpong': s[-1]['pingpong'],
-         'cpu%': 100.0 * (kthread + run.get('stime', 0)) / dur}
-    since = None if t90 is None else t0 + t90 + 2
-    calm = [x for x in s if since is not None and x['t'] >= since and x['kcpu'] is not None]
-    if len(calm) >= 2 and calm[-1]['t'] - calm[0]['t'] >= 5:
-        m['steady%'] = 100.0 * (calm[-1]['kcpu'] - calm[0]['kcpu']) / \
-            (calm[-1]['t'] - calm[0]['t'])
-    if oracle_access and acc:
-        m['/oracle'] = acc[-1] / oracle_access
-        m['regret'] = statistics.mean(a / oracle_access - 1 for a in acc)
+    dur = max(s[-1]['t'] - s[0]['t'], 1e-3)
+    last = s[-1]
+    m = {'T90': t90, 'final': last['best'] / last['hot'] if last['hot'] else None,
+         'cold%': 100.0 * last['cold_moved'] / max(1, run.get('cold', 1)),
+         'migrated': delta(run, 'pgmigrate_success'),
+         'pingpong': last['pingpong'],
+         'est.ns': access_time(last, lat),
+         'kthr%': 100.0 * (last['kcpu'] - s[0]['kcpu']) / dur,
+         'sys%': 100.0 * (last['stime'] - s[0]['stime']) / dur,
+         'tlb/s': delta(run, 'tlb') / max(run['t'], 1e-3),
+         'ops': statistics.mean(x['ops'] for x in s[1:]) if len(s) > 1 else 0}
+    m['migr/hot'] = m['migrated'] / max(1, run['hot'])
+    # steady state: from T90 + 2 s, else the last half of the run
+    since = t0 + t90 + 2 if t90 != INF else (s[0]['t'] + s[-1]['t']) / 2
+    calm = [x for x in s if x['t'] >= since]
+    if len(calm) >= 2 and calm[-1]['t'] - calm[0]['t'] >= 3:
+        span = calm[-1]['t'] - calm[0]['t']
+        m['kthr-ss%'] = 100.0 * (calm[-1]['kcpu'] - calm[0]['kcpu']) / span
+        m['sys-ss%'] = 100.0 * (calm[-1]['stime'] - calm[0]['stime']) / span
+    start = run.get('start')
+    total = sum(last['nodes'].values())
+    if start is not None and total:
+        m['left%'] = 100.0 * (total - last['nodes'].get(start, 0)) / total
+    if 'sb_total' in run:
+        m['sb_mibs'] = run['sb_total']
+    m['numa_maps'] = run['numa_maps']
+    m['boot'] = run['boot'].split()[1] if run['boot'] else ''
+    if lat and run.get('best') in lat and m['est.ns'] is not None:
+        m['est./ideal'] = m['est.ns'] / lat[run['best']]
     return m
 
 
 def fmt(vals, digits):
-    vals = [v for v in vals if v is not None]
+    """median (min-max); n.r. for runs that never reached 90%."""
+    vals = sorted(v for v in vals if v is not None)
     if not vals:
         return '-'
+
+    def one(v):
+        return 'n.r.' if v == INF else f'{v:.{digits}f}'
     med = statistics.median(vals)
-    if len(vals) == 1 or min(vals) == max(vals):
-        return f'{med:.{digits}f}'
-    return f'{med:.{digits}f} ({min(vals):.{digits}f}-{max(vals):.{digits}f})'
+    nr = vals.count(INF)
+    # how many never reached 90%, when only some did not
+    tail = f' {nr}n.r.' if 0 < nr < len(vals) else ''
+    if len(vals) == 1 or vals[0] == vals[-1]:
+        return one(med) + tail
+    return f'{one(med)} ({one(vals[0])}-{one(vals[-1])})' + (
+        tail if vals[-1] != INF or nr > 1 else '')
 
 
-def median_of(ms, col):
-    vals = [m.get(col) for m in ms if m.get(col) is not None]
-    return statistics.median(vals) if vals else None
+def median(vals):
+    vals = sorted(v for v in vals if v is not None)
+    if not vals:
+        return None
+    return statistics.median(vals)
 
 
-def ratio_lines(medians):
-    """memattr's medians over the best baseline's, per column."""
-    lines = []
-    for ours in ('memattr', 'memattr-nb2'):
-        if ours not in medians:
-            continue
-        parts = []
-        for col, better in BETTER.items():
-            base = [(medians[b][col], b) for b in BASELINES
-                    if b in medians and medians[b][col] is not None]
-            mine = medians[ours][col]
-            if not base or mine is None:
-                parts.append(f'{col} -')
-                continue
-            val, who = better(base)
-            parts.append(f'{col} {mine / val:.2f}x {who}' if val else f'{col} - ({who} 0)')
-        lines.append(f'{ours}/best baseline: ' + ', '.join(parts))
-    return lines
+def table(rows, cols):
+    """rows: [(config, [metrics])]; each column as wide as its widest cell."""
+    cells = [[fmt([m.get(c) for m in ms], d) for c, d in cols] for _, ms in rows]
+    width = [max([len(c)] + [len(r[i]) for r in cells]) for i, (c, _) in enumerate(cols)]
+    out = [f'  {"config":<12}' + ''.join(f'  {c:>{w}}' for (c, _), w in zip(cols, width))]
+    for (config, _), r in zip(rows, cells):
+        out.append(f'  {config:<12}' + ''.join(f'  {v:>{w}}' for v, w in zip(r, width)))
+    return out
 
 
 def plot(out_dir, scen, runs, lat):
@@ -194,7 +251,7 @@ set ylabel 'hot set on the best node'
 set yrange [0:1.05]
 set key bottom right
 plot {res}
-set ylabel 'estimated access time (ns)'
+set ylabel 'estimated access time (ns, from HMAT; not measured)'
 set autoscale y
 set key top right
 plot {acc}
@@ -203,53 +260,182 @@ unset multiplot
     subprocess.run(['gnuplot'], input=script, text=True, capture_output=True)
 
 
+def load(out_dir, prefix):
+    """{config: [(rep, run or None)]} for DIR/<prefix>-<config>-<rep>.out"""
+    runs = {}
+    for name in sorted(os.listdir(out_dir)):
+        mt = re.fullmatch(rf'{re.escape(prefix)}-([\w-]+?)-(\d+)\.out', name)
+        if mt:
+            runs.setdefault(mt.group(1), []).append(
+                (int(mt.group(2)), parse(os.path.join(out_dir, name))))
+    return runs
+
+
+def ordered(runs):
+    return sorted(runs, key=lambda c: (ORDER.index(c) if c in ORDER else len(ORDER), c))
+
+
+def boots_lines(all_runs):
+    """The memory tiers and demotion targets of every boot, grouped."""
+    seen = {}
+    for scen, runs in all_runs:
+        for config in runs:
+            for _, r in runs[config]:
+                if not r or not r['boot']:
+                    continue
+                name, kern = r['boot'].split()[1], r['boot'].split()[2][7:]
+                what = ('tiers ' + '; '.join(r['tiers']) + ' | demotion ' +
+                        ('; '.join(r['demotion']) or 'none logged'))
+                seen.setdefault((TOPOLOGY.get(scen, scen), kern, what), set()).add(name)
+    out = ['', 'Memory tiers and demotion targets of every boot (sysfs memory_tiering, '
+           'the kernel\'s "Demotion targets" lines)']
+    for (topo, kern, what), names in sorted(seen.items()):
+        out.append(f'  {topo} on {kern}, {len(names)} boots: {what}')
+    return out
+
+
 def main(argv):
+    results_copy = None
+    if '--results' in argv:
+        i = argv.index('--results')
+        results_copy = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
     if len(argv) < 4:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     out_dir, topo_dir, scenarios = argv[1], argv[2], argv[3:]
-    text, csv = [], ['scenario,config,run,' + ','.join(COLUMNS)]
+    text, csv = [], ['scenario,config,rep,' + ','.join(c for c, _ in PLACEMENT + COST)]
+    summary = {}
     header = os.path.join(out_dir, 'header')
     if os.path.exists(header):
         text += open(header).read().splitlines()
+    text.append('# est.: estimated from HMAT read latencies and residency, not measured '
+                '(TCG runs every node at host RAM speed); kmemattrd ranks nodes by the same '
+                'latencies. n.r.: never reached 90% (counted as longer than any run).')
+    all_runs = []
     for scen in scenarios:
         lat = latencies(os.path.join(topo_dir, TOPOLOGY.get(scen, scen) + '.topo'))
-        runs = {}
-        for name in sorted(os.listdir(out_dir)):
-            mt = re.fullmatch(rf'{re.escape(scen)}-([\w-]+)-(\d+)\.out', name)
-            if mt:
-                r = parse(os.path.join(out_dir, name))
-                runs.setdefault(mt.group(1), []).append((int(mt.group(2)), r))
-        oracle = [r for _, r in runs.get('oracle', []) if r]
-        oracle_acc = statistics.median(
-            [a for a in (access_time(r['samples'][-1], lat) for r in oracle) if a] or [0]) or None
-        oracle_ops = statistics.median(
-            [statistics.mean(x['ops'] for x in r['samples'][1:]) for r in oracle] or [0]) or None
-        medians = {}
-        text.append(f'\n{scen}: latencies {lat} ns; medians (min-max) over runs')
-        text.append(f'{"config":<8} ' + ' '.join(f'{c:>16}' for c in COLUMNS))
-        for config in sorted(runs):
+        runs = load(out_dir, scen)
+        if not runs:
+            continue
+        all_runs.append((scen, runs))
+        ms_by = {}
+        for config in ordered(runs):
             ms = []
             for n, r in sorted(runs[config]):
                 if r is None:
-                    text.append(f'{config:<8} run {n}: no result (see its .out)')
+                    text.append(f'{scen} {config} run {n}: no result (see its .out)')
                     continue
-                m = metrics(r, lat, oracle_acc)
-                m['ops/oracle'] = m['ops'] / oracle_ops if oracle_ops else None
-                ms.append(m)
-                csv.append(f'{scen},{config},{n},' + ','.join(
-                    '' if m.get(c) is None else f'{m[c]:.4g}' for c in COLUMNS))
-            if not ms:
-                continue
-            medians[config] = {c: median_of(ms, c) for c in BETTER}
-            text.append(f'{config:<8} ' + ' '.join(
-                f'{fmt([m.get(c) for m in ms], DIGITS[c]):>16}' for c in COLUMNS))
-        text += ratio_lines(medians)
+                ms.append(metrics(r, lat))
+            ms_by[config] = ms
+        # throughput against none of the same boot (paired), else none's median
+        none = {m['boot']: m for m in ms_by.get('none', [])}
+        none_ops = median([m['ops'] for m in ms_by.get('none', [])])
+        none_sb = median([m.get('sb_mibs') for m in ms_by.get('none', [])])
+        for config, ms in ms_by.items():
+            for m in ms:
+                ref = none.get(m['boot'], {})
+                base = ref.get('ops') or none_ops
+                if base:
+                    m['ops/none'] = m['ops'] / base
+                base = ref.get('sb_mibs') or none_sb
+                if base and m.get('sb_mibs'):
+                    m['sb/none'] = m['sb_mibs'] / base
+        text.append('')
+        text.append(f'{TITLE.get(scen, scen)}')
+        text.append(f'  HMAT read latency from the CPUs\' node: {lat} ns; '
+                    f'runs per configuration: ' + ', '.join(
+                        f'{c} {len(ms)}' for c, ms in ms_by.items()))
+        rows = [(c, ms) for c, ms in ms_by.items() if ms]
+        placement = PLACEMENT
+        if scen == 'sb':
+            placement = PLACEMENT[:3] + (('sb_mibs', 0), ('sb/none', 2)) + PLACEMENT[3:6]
+        if scen == 'bind':
+            placement = PLACEMENT[:3] + (('left%', 1),) + PLACEMENT[3:5]
+        text.append(' placement')
+        text += table(rows, placement)
+        text.append(' cost')
+        text += table(rows, COST)
+        if scen == 'sb':
+            text.append(' the buffer at the end (numa_maps), first run of each')
+            for c, ms in rows:
+                text.append(f'  {c:<12} {ms[0]["numa_maps"] or "-"}')
+        for c, ms in rows:
+            for n, m in enumerate(ms, 1):
+                csv.append(f'{scen},{c},{n},' + ','.join(
+                    '' if m.get(k) is None else ('inf' if m[k] == INF else f'{m[k]:.4g}')
+                    for k, _ in PLACEMENT + COST))
+            summary[(scen, c)] = ms
         plot(out_dir, scen, runs, lat)
+    text += boots_lines(all_runs)
+    tax = tax_runs(out_dir)
+    text += tax_table(tax)
+    text.append('')
+    results = results_table(open(header).read().splitlines() if os.path.exists(header) else [],
+                            summary, tax)
     open(os.path.join(out_dir, 'report.txt'), 'w').write('\n'.join(text) + '\n')
     open(os.path.join(out_dir, 'report.csv'), 'w').write('\n'.join(csv) + '\n')
+    open(os.path.join(out_dir, 'results.txt'), 'w').write(results)
+    if results_copy:
+        open(results_copy, 'w').write(results)
     print('\n'.join(text))
     return 0
+
+
+TAX_COLS = (('ops/s', 0), ('tax%', 2), ('kthr%', 2), ('sys%', 2), ('tlb/s', 0),
+            ('migrated', 0))
+
+
+def tax_runs(out_dir):
+    runs = load(out_dir, 'tax')
+    ms_by = {c: [metrics(r, {}) for _, r in sorted(runs[c]) if r] for c in ordered(runs)}
+    base = median([m['ops'] for m in ms_by.get('none', [])])
+    for ms in ms_by.values():
+        for m in ms:
+            m['ops/s'] = m['ops']
+            m['tax%'] = 100.0 * (1 - m['ops'] / base) if base else None
+    return {c: ms for c, ms in ms_by.items() if ms}
+
+
+def tax_table(tax):
+    if not tax:
+        return []
+    out = ['', 'Throughput tax under QEMU -icount (S1, 256 MiB, 8 s of guest time; guest '
+           'time counts instructions, so ops/s drop only by what management takes: '
+           'threads, hint faults, IPIs; tax% = 1 - ops/s over none\'s median)']
+    out += table(list(tax.items()), TAX_COLS)
+    return out
+
+
+# The committed results table (harness/bench/results/tiering.txt): what the
+# cover letter quotes, one line per cell. Columns are fixed: series.py reads
+# them by name.
+RESULT_COLS = (('T90', 1), ('final', 2), ('cold%', 1), ('est./ideal', 2), ('kthr-ss%', 2),
+               ('sys-ss%', 2), ('tlb/s', 0), ('migr/hot', 2), ('ops/none', 2))
+
+
+def results_table(header, summary, tax):
+    lines = [h for h in header if h.startswith('#')]
+    lines.append('# median (min-max) over the runs; n.r. = never reached 90% (counted '
+                 'as the longest); est. = estimated from HMAT latencies, not measured')
+    lines.append('# sb: sysbench memory, hot set = first 20% of its buffer; bind: task '
+                 'bound to the slow node, left% = region share that left it')
+    lines.append('# scenario config | ' + ' | '.join(c for c, _ in RESULT_COLS) + ' | extra')
+    for (scen, config), ms in summary.items():
+        vals = ' | '.join(fmt([m.get(c) for m in ms], d) for c, d in RESULT_COLS)
+        extra = f'runs={len(ms)}'
+        if scen == 'sb':
+            extra += ' sb/none=' + fmt([m.get('sb/none') for m in ms], 2).replace(' ', '')
+        if scen == 'bind':
+            extra += ' left%=' + fmt([m.get('left%') for m in ms], 1).replace(' ', '')
+        lines.append(f'{scen} {config} | {vals} | {extra}')
+    if tax:
+        lines.append('# -icount tax on S1: tax config | ' +
+                     ' | '.join(c for c, _ in TAX_COLS) + ' | extra')
+        for config, ms in tax.items():
+            vals = ' | '.join(fmt([m.get(c) for m in ms], d) for c, d in TAX_COLS)
+            lines.append(f'tax {config} | {vals} | runs={len(ms)}')
+    return '\n'.join(lines) + '\n'
 
 
 if __name__ == '__main__':

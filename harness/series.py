@@ -11,6 +11,10 @@
                                     into DIR/0-first, DIR/1-<stage>, ...
   series.py restage DIR             rewrite series/stages/*.patch from DIR
                                     (after editing the states there)
+  series.py cover [--check]         rewrite the benchmark block of
+                                    series/cover-letter from the committed
+                                    results (harness/bench/results/); --check:
+                                    only say whether the two agree
 
 Stage patches (series/stages/, named by "Stage:" in series/grouping) let one
 of our files grow over several patches: a patch that takes the file whole
@@ -280,7 +284,7 @@ def export(base, out):
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-F", "-", env=env, inp=msg)
     with open(os.path.join(TOP, "series", "cover-letter")) as f:
-        cover = f.read()
+        cover = "".join(ln for ln in f if ln.rstrip("\n") not in (BENCH_BEGIN, BENCH_END))
     git(repo, "config", "branch.series.description", cover)
     mail = os.path.join(out, "patches")
     shutil.rmtree(mail, ignore_errors=True)
@@ -383,7 +387,129 @@ def restage(where):
     return True
 
 
+# The cover letter's benchmark numbers come from the committed results
+# table, never from a keyboard: between these two lines, series/cover-letter
+# holds what render_bench() makes of the table; export drops the two lines.
+BENCH_RESULTS = "harness/bench/results/tiering.txt"
+BENCH_BEGIN = "[bench: made from %s by python3 harness/series.py cover]" % BENCH_RESULTS
+BENCH_END = "[bench: end]"
+BENCH_NAMES = {
+    "s1": "S1 one task, scattered 10% hot set, fast DRAM free",
+    "s2": "S2 CPU-less HBM-like node fastest (beyond NUMA balancing: it "
+          "promotes only to the faulting CPU's node)",
+    "s3": "S3 hot set shifts, fast node nearly full (T90 from the shift)",
+    "s4": "S4 page cache read with pread(2) (beyond NUMA balancing: no "
+          "mapping, no hint fault)",
+    "s5": "S5 three processes share the region",
+    "s1c": "S1c contiguous hot set",
+    "s1z": "S1z Zipf-like skew inside the hot set",
+    "sb": "SB sysbench memory (Debian's), Pareto-skewed random writes, "
+          "buffer moved to the slow node; hot set = its first 20%",
+    "bind": "BIND S1 with the task bound (MPOL_BIND) to the slow node",
+}
+BENCH_SHOWN = ("memattr", "memattr-nb2", "nb2", "nb2-base", "damon-tuned", "damon-plain")
+
+
+def read_results(path):
+    """(header lines, {(scenario, config): {column: text}})"""
+    header, cells, cols, tax_cols = [], {}, None, None
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("# scenario config | "):
+                cols = line[len("# scenario config | "):].split(" | ")
+            elif line.startswith("# -icount tax on S1: tax config | "):
+                tax_cols = line.split("tax config | ", 1)[1].split(" | ")
+            elif line.startswith("#"):
+                header.append(line[1:].strip())
+            elif line.strip():
+                key, *vals = line.split(" | ")
+                names = tax_cols if key.startswith("tax ") else cols
+                if not names or len(vals) != len(names):
+                    raise SeriesError("%s: bad line %r" % (path, line))
+                cells[tuple(key.split())] = dict(zip(names, vals))
+    return header, cells
+
+
+def render_bench(path):
+    """The cover letter's benchmark block, from the results table."""
+    import textwrap
+    header, cells = read_results(path)
+    made = next((h for h in header if h.startswith("tree:")), "tree: unknown")
+    setup = next((h for h in header if h.startswith("region")), "")
+    out = textwrap.wrap("make bench, QEMU TCG with emulated HMAT (%s; %s). "
+                        "Each cell: median (min-max) over its runs; n.r.: 90%% "
+                        "never reached, counted as the longest; est.: access time "
+                        "estimated from the HMAT latencies kmemattrd itself ranks "
+                        "nodes by, not measured (TCG runs every node at the same "
+                        "speed); ideal: the whole hot set on the best node; CPU: "
+                        "the page-moving threads + the workload's system time in "
+                        "the steady state, %% of one vCPU; ops: the workload's "
+                        "throughput over that of none in the same boot (plain "
+                        "TCG, so noisy: hence the range)." %
+                        (made, setup), 72)
+    for scen, title in BENCH_NAMES.items():
+        rows = [(c, cells[(scen, c)]) for c in BENCH_SHOWN if (scen, c) in cells]
+        if not rows:
+            continue
+        out.append("")
+        out += textwrap.wrap(title, 72)
+        for config, v in rows:
+            t90 = v["T90"] if v["T90"].startswith("n.r.") else v["T90"] + " s"
+            text = "T90 %s, final %s, cold moved %s%%, est. access %sx the " \
+                   "ideal, CPU %s + %s%%, %s TLB IPIs/s, %s migrations/hot page, " \
+                   "ops %sx none's" % (
+                       t90, v["final"], v["cold%"], v["est./ideal"], v["kthr-ss%"],
+                       v["sys-ss%"], v["tlb/s"], v["migr/hot"], v["ops/none"])
+            extra = v.get("extra", "")
+            for k in ("sb/none", "left%"):
+                m = re.search(r"%s=(\S+)" % re.escape(k), extra)
+                if m:
+                    text += ", %s %s" % ("sysbench MiB/s over none" if k == "sb/none"
+                                         else "pages off the bound node %", m.group(1))
+            out += textwrap.wrap(text, 72, initial_indent="  %-12s " % config,
+                                 subsequent_indent=" " * 15)
+    tax = [(c, cells[("tax", c)]) for c in ("memattr", "memattr-nb2", "nb2", "damon-tuned",
+                                            "damon-plain") if ("tax", c) in cells]
+    if tax:
+        out.append("")
+        out += textwrap.wrap("Throughput tax under QEMU -icount (S1, 256 MiB; guest time "
+                             "counts instructions): " + "; ".join(
+                                 "%s %s%%" % (c, v["tax%"]) for c, v in tax) + ".", 72)
+    return out
+
+
+def cover(check):
+    path = os.path.join(TOP, "series", "cover-letter")
+    with open(path) as f:
+        lines = f.read().split("\n")
+    if BENCH_BEGIN not in lines or BENCH_END not in lines:
+        print("FAIL series/cover-bench (series/cover-letter has no %r ... %r block)" %
+              (BENCH_BEGIN, BENCH_END))
+        return False
+    a, b = lines.index(BENCH_BEGIN), lines.index(BENCH_END)
+    block = render_bench(os.path.join(TOP, BENCH_RESULTS))
+    if check:
+        if lines[a + 1:b] != block:
+            print("FAIL series/cover-bench (series/cover-letter's numbers differ from %s: "
+                  "run python3 harness/series.py cover)" % BENCH_RESULTS)
+            return False
+        print("PASS series/cover-bench (the cover letter quotes %s)" % BENCH_RESULTS)
+        return True
+    with open(path, "w") as f:
+        f.write("\n".join(lines[:a + 1] + block + lines[b:]))
+    print("PASS series/cover (block rewritten from %s)" % BENCH_RESULTS)
+    return True
+
+
 def main():
+    if len(sys.argv) in (2, 3) and sys.argv[1] == "cover":
+        try:
+            ok = cover(sys.argv[2:] == ["--check"])
+        except (SeriesError, OSError, KeyError) as e:
+            print("FAIL series/cover (%s)" % e)
+            ok = False
+        sys.exit(0 if ok else 1)
     if len(sys.argv) == 3 and sys.argv[1] in ("states", "restage"):
         try:
             ok = (states if sys.argv[1] == "states" else restage)(sys.argv[2])

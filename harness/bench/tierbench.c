@@ -10,7 +10,8 @@
  * daemon) is set up by the caller; this program only measures.
  *
  * Usage: tierbench -b BEST -n START [-s MiB] [-p HOT%] [-c] [-z] [-t SECONDS]
- *                  [-i MS] [-o] [-x SHIFT_S] [-w WORKERS] [-f] [-L MiB] [-P PROCS]
+ *                  [-i MS] [-o] [-x SHIFT_S] [-w WORKERS] [-f] [-L MiB] [-P PROCS] [-B]
+ *        tierbench -W PID -b BEST -n START [-p HOT%] [-t SECONDS] [-i MS]
  *   -b  the node the hot set belongs on (residency is counted there)
  *   -n  the node every page starts on
  *   -s  region size (256 MiB)        -p  hot share in percent (10)
@@ -23,13 +24,21 @@
  *   -f  the region is a tmpfs file's page cache, read with pread(2)
  *   -L  fill BEST with cold anonymous memory until MiB are left free
  *   -P  processes sharing the region (1; MAP_SHARED when more)
+ *   -B  the task stays bound (MPOL_BIND) to START after placing the region,
+ *       as under numactl --membind: what a mechanism does with pages whose
+ *       task policy forbids every other node
+ *   -W  watch another program instead: its largest anonymous mapping is the
+ *       region, whose first HOT% of pages are the hot set (a program whose
+ *       skew favours low offsets, such as sysbench memory --rand-type=pareto)
  * Output, one line each: "# ..." header, "sample t=S ops=N hot=N hot_best=N
- * hot_start=N cold_moved=N pingpong=N kcpu=S nodes=a:N,b:N hot_nodes=a:N",
+ * hot_start=N cold_moved=N pingpong=N kcpu=S stime=S nodes=a:N,b:N hot_nodes=a:N",
  * "end ...". Counts are pages; hot is the current hot set's size, cold_moved
  * counts pages of neither hot set that left the start node, pingpong the
  * pages so far that went back to the node they had left within 10 s, kcpu
  * the CPU seconds so far of the kernel threads that move pages (kmemattrd,
- * kdamond.N) that existed at the start.
+ * kdamond.N) that existed at the start, stime the workload's system time so
+ * far (all its processes and threads: NUMA balancing's scanning and hint
+ * faults land there).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -44,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -56,8 +66,9 @@
 static struct {
 	int best, start, hot_pct, seconds, interval_ms, shift_s, workers, procs;
 	size_t bytes, leave;
-	bool contiguous, zipf, oracle, page_cache;
-} opt = { -1, -1, 10, 30, 1000, -1, 1, 1, 256UL << 20, 0, false, false, false, false };
+	bool contiguous, zipf, oracle, page_cache, bound;
+	int watch;	/* -W: the pid whose memory is sampled, 0 for our own */
+} opt = { -1, -1, 10, 30, 1000, -1, 1, 1, 256UL << 20, 0, false, false, false, false, false, 0 };
 
 static char *region;
 static int file_fd = -1;	/* -f: the tmpfs file the region maps */
@@ -66,6 +77,7 @@ static int kthread_pid[MAX_KTHREADS];	/* kmemattrd and kdamonds */
 static int nr_kthreads;
 static long *hot[2];		/* page indices of the hot set before/after a shift */
 static long nr_hot[2];		/* their sizes */
+static pid_t procs[MAX_WORKERS];	/* -P: the workload's processes, this one first */
 /* What every worker of every process (-P) shares. */
 static struct control {
 	atomic_int phase;	/* which hot set the workers use */
@@ -194,7 +206,8 @@ static int place(void)
 		for (i = 0; i < npages; i++)
 			region[i * page_size] = 1;
 	}
-	return set_mempolicy(MPOL_DEFAULT, NULL, 0);
+	/* -B: the policy stays, as numactl --membind leaves it */
+	return opt.bound ? 0 : set_mempolicy(MPOL_DEFAULT, NULL, 0);
 }
 
 /* MemFree of @nid in MiB, from its meminfo; -1 on error. */
@@ -324,26 +337,45 @@ static void find_kthreads(void)
 		closedir(proc);
 }
 
-/* CPU seconds (user + system) of those threads so far. */
-static double kthread_cpu(void)
+/* Clock ticks of @pid so far, user + system, or system only. */
+static unsigned long long proc_ticks(int pid, bool system_only)
 {
 	unsigned long long utime, stime, ticks = 0;
 	char path[64], buf[1024], *p;
 	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	/* after the comm: state and 10 fields, then utime and stime */
+	if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			&utime, &stime) == 2)
+		ticks = system_only ? stime : utime + stime;
+	fclose(f);
+	return ticks;
+}
+
+/* CPU seconds (user + system) of the page-moving threads so far. */
+static double kthread_cpu(void)
+{
+	unsigned long long ticks = 0;
 	int i;
 
-	for (i = 0; i < nr_kthreads; i++) {
-		snprintf(path, sizeof(path), "/proc/%d/stat", kthread_pid[i]);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
-		/* after the comm: state and 10 fields, then utime and stime */
-		if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-				&utime, &stime) == 2)
-			ticks += utime + stime;
-		fclose(f);
-	}
+	for (i = 0; i < nr_kthreads; i++)
+		ticks += proc_ticks(kthread_pid[i], false);
+	return (double)ticks / sysconf(_SC_CLK_TCK);
+}
+
+/* System seconds of the workload's processes so far (all their threads). */
+static double workload_stime(void)
+{
+	unsigned long long ticks = 0;
+	int p;
+
+	for (p = 0; p < opt.procs; p++)
+		ticks += procs[p] ? proc_ticks(procs[p], true) : 0;
 	return (double)ticks / sysconf(_SC_CLK_TCK);
 }
 
@@ -354,7 +386,7 @@ static void sample(double t, long nops, void **pages, int *status)
 	char nodes[512], hot_nodes[512];
 	size_t off = 0, hoff = 0;
 
-	if (move_pages(0, npages, pages, NULL, status, 0)) {
+	if (move_pages(opt.watch, npages, pages, NULL, status, 0)) {
 		printf("%s t=%.2f error=%d\n", "sample", t, errno);
 		return;
 	}
@@ -380,8 +412,8 @@ static void sample(double t, long nops, void **pages, int *status)
 	}
 	printf("%s t=%.2f ops=%ld hot=%ld hot_best=%ld hot_start=%ld cold_moved=%ld",
 	       "sample", t, nops, nr_hot[set], hot_node[opt.best], hot_node[opt.start], cold_moved);
-	printf(" pingpong=%ld kcpu=%.2f nodes=%s hot_nodes=%s\n", pingpong, kthread_cpu(),
-	       nodes, hot_nodes[0] ? hot_nodes : "-");
+	printf(" pingpong=%ld kcpu=%.2f stime=%.2f nodes=%s hot_nodes=%s\n", pingpong,
+	       kthread_cpu(), workload_stime(), nodes, hot_nodes[0] ? hot_nodes : "-");
 	fflush(stdout);
 }
 
@@ -389,7 +421,7 @@ static int parse(int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "b:n:s:p:czt:i:ox:w:fL:P:")) != -1) {
+	while ((c = getopt(argc, argv, "b:n:s:p:czt:i:ox:w:fL:P:BW:")) != -1) {
 		switch (c) {
 		case 'b':
 			opt.best = atoi(optarg);
@@ -433,6 +465,13 @@ static int parse(int argc, char **argv)
 		case 'P':
 			opt.procs = atoi(optarg);
 			break;
+		case 'B':
+			opt.bound = true;
+			break;
+		case 'W':
+			opt.watch = atoi(optarg);
+			opt.contiguous = true;
+			break;
 		default: return -1;
 		}
 	}
@@ -441,6 +480,71 @@ static int parse(int argc, char **argv)
 	    opt.interval_ms < 10 || opt.workers < 1 || opt.workers > MAX_WORKERS ||
 	    opt.procs < 1 || opt.procs > MAX_WORKERS || (opt.procs > 1 && opt.page_cache))
 		return -1;
+	return 0;
+}
+
+/* -W: the largest anonymous read-write mapping of opt.watch is the region. */
+static int find_watched_region(void)
+{
+	unsigned long lo, hi, best_lo = 0, best_hi = 0;
+	char path[64], line[512], perms[8];
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", opt.watch);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		/* anonymous: no path after the inode */
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %n", &lo, &hi, perms, &n) < 3 ||
+		    strncmp(perms, "rw", 2) || (line[n] && line[n] != '\n'))
+			continue;
+		if (hi - lo > best_hi - best_lo) {
+			best_lo = lo;
+			best_hi = hi;
+		}
+	}
+	fclose(f);
+	if (!best_hi)
+		return -1;
+	region = (char *)best_lo;
+	opt.bytes = best_hi - best_lo;
+	return 0;
+}
+
+/* -W: sample the watched program's region until it exits or time is up. */
+static int watch(void)
+{
+	double t0 = now(), next, t;
+	void **pages;
+	int *status;
+	long i;
+
+	if (find_watched_region())
+		return 1;
+	npages = opt.bytes / page_size;
+	pick_hot_sets();
+	pages = malloc(npages * sizeof(*pages));
+	status = malloc(npages * sizeof(*status));
+	if (!pages || !status)
+		return 1;
+	for (i = 0; i < npages; i++)
+		pages[i] = region + i * page_size;
+	procs[0] = opt.watch;
+	printf("# tierbench pages=%ld hot=%ld cold=%ld start=%d best=%d watched=%d\n",
+	       npages, nr_hot[0], npages - nr_hot[0], opt.start, opt.best, opt.watch);
+	find_kthreads();
+	sample(0, 0, pages, status);
+	for (next = t0 + opt.interval_ms / 1e3; (t = now()) - t0 < opt.seconds;
+	     next += opt.interval_ms / 1e3) {
+		if (next > t)
+			usleep((next - t) * 1e6);
+		if (kill(opt.watch, 0))
+			break;
+		sample(now() - t0, 0, pages, status);
+	}
+	printf("end t=%.2f ops_total=0 utime=0 stime=%.2f\n", now() - t0, workload_stime());
 	return 0;
 }
 
@@ -460,9 +564,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	page_size = getpagesize();
-	npages = opt.bytes / page_size;
 	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (ctl == MAP_FAILED || fill_best())
+	if (ctl == MAP_FAILED)
+		return 1;
+	if (opt.watch)
+		return watch();
+	npages = opt.bytes / page_size;
+	if (fill_best())
 		return 1;
 	pick_hot_sets();
 	pages = malloc(npages * sizeof(*pages));
@@ -481,15 +589,17 @@ int main(int argc, char **argv)
 		nr_cold += !is_hot(i, 0) && !is_hot(i, 1);
 	printf("# tierbench pages=%ld hot=%ld cold=%ld start=%d best=%d ", npages, nr_hot[0],
 	       nr_cold, opt.start, opt.best);
-	printf("%s %s %s oracle=%d shift_s=%d procs=%d leave_mb=%zu\n",
+	printf("%s %s %s oracle=%d shift_s=%d procs=%d leave_mb=%zu bound=%d\n",
 	       opt.contiguous ? "contiguous" : "scattered", opt.zipf ? "zipf" : "uniform",
 	       opt.page_cache ? "page-cache" : "anonymous", opt.oracle, opt.shift_s, opt.procs,
-	       opt.leave);
+	       opt.leave, opt.bound);
 	find_kthreads();
+	procs[0] = getpid();
 	t0 = now();
 	sample(0, 0, pages, status);
 	for (p = 1; p < opt.procs; p++) {
 		child[p] = fork();
+		procs[p] = child[p] > 0 ? child[p] : 0;
 		if (child[p] == 0) {
 			for (i = 0; i < opt.workers; i++)
 				pthread_create(&tid[i], NULL, worker, (void *)(p * 100 + i));
