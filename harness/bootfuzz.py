@@ -197,16 +197,19 @@ def cmd_gen(seed, boots, words, nodes, outdir):
 
 def read_output(path):
     """The cmdline column of debugfs, node/special and the warning lines."""
-    cmdline, special, warns, node = {}, None, [], None
+    cmdline, special, warns, node, col = {}, None, [], None, None
     for line in open(path, errors='replace'):
         words = line.split()
         if line.startswith('node') and len(words) == 1:
             node = int(words[0][4:])
             cmdline[node] = {}
-        elif node is not None and len(words) == 9 and words[0] in FIELDS:
-            # field value winner hmat srat efi cmdline driver admin
-            if words[6] != '-':
-                cmdline[node][words[0]] = int(words[6])
+        elif words[:3] == ['field', 'value', 'winner'] and 'cmdline' in words:
+            # the header names the sources: find the cmdline column
+            col = words.index('cmdline')
+        elif (node is not None and col is not None and len(words) > col and
+              words[0] in FIELDS):
+            if words[col] != '-':
+                cmdline[node][words[0]] = int(words[col])
         elif line.startswith('SPECIAL '):
             special = line[len('SPECIAL '):].strip()
         elif 'memattr=' in line and ('malformed' in line or 'needs' in line):

@@ -26,14 +26,14 @@
  * Each field's value comes from up to MEMATTR_NR_SOURCES sources; the set
  * source with the highest enum value wins. Worked example for one field:
  *
- *	source:  hmat  srat  efi  cmdline  driver  admin   winner
- *	boot      150     -    -      200       -      -   cmdline 200
- *	admin     150     -    -      200       -     90   admin    90
- *	"auto"    150     -    -      200       -      -   cmdline 200
+ *	source:  hmat  cxl  srat  efi  cmdline  driver  admin   winner
+ *	boot      150    -     -    -      200       -      -   cmdline 200
+ *	admin     150    -     -    -      200       -     90   admin    90
+ *	"auto"    150    -     -    -      200       -      -   cmdline 200
  *
  * Memory per node id (MAX_NUMNODES of them, static): 28 bytes of published
  * values, 7 bytes of winning sources and an 8 byte record pointer. A node
- * that any source describes also gets a 196 byte struct memattr_record
+ * that any source describes also gets a 224 byte struct memattr_record
  * (kmalloc-256), allocated on first use and never freed, so that ids named
  * by memattr= keep their values until the node comes online. Values staged
  * before slab is up (memattr=, SRAT) live in __initdata and are freed.
@@ -82,6 +82,7 @@ static const struct {
 
 static const char * const memattr_source_names[MEMATTR_NR_SOURCES] = {
 	[MEMATTR_SRC_HMAT]    = "hmat",
+	[MEMATTR_SRC_CXL]     = "cxl",
 	[MEMATTR_SRC_SRAT]    = "srat",
 	[MEMATTR_SRC_EFI]     = "efi",
 	[MEMATTR_SRC_CMDLINE] = "cmdline",
@@ -574,16 +575,20 @@ int unregister_memattr_notifier(struct notifier_block *nb)
  * @nid: node id
  * @coord: latency (ns) and bandwidth (MB/s) from the node's initiators
  * @access: access class; only the best CPU initiator's (access1) is kept
+ * @src: MEMATTR_SRC_HMAT for the ACPI table, MEMATTR_SRC_CXL for what the
+ *	CXL driver computed from the devices' CDAT and the links
  *
- * Called from node_set_perf_attrs(), so both HMAT and CXL region
- * coordinates arrive here; both are recorded as source "hmat" because the
- * call does not say who is calling. It may run with the memory hotplug
- * locks held (HMAT reports a node while its memory goes online): nothing
- * below takes them, the policy and tier updates are deferred. A zero value is unknown: it drops the
- * firmware value rather than recording a 0, and is logged once per node.
+ * HMAT hands over a node's performance when its memory goes online; CXL
+ * does when a region's memory goes online, either directly (a node HMAT
+ * does not describe) or by replacing HMAT's values for the target. The
+ * callers know which it is, so each value keeps its real source, and CDAT
+ * values (the more specific ones) win over HMAT's. This may run with the
+ * memory hotplug locks held: nothing below takes them, the policy and tier
+ * updates are deferred. A zero value is unknown: it drops the source's value
+ * rather than recording a 0, and is logged once per node.
  */
 void memattr_set_perf_attrs(int nid, const struct access_coordinate *coord,
-			    unsigned int access)
+			    unsigned int access, enum memattr_source src)
 {
 	const u32 value[] = {
 		[MEMATTR_READ_LATENCY]    = coord->read_latency,
@@ -594,16 +599,18 @@ void memattr_set_perf_attrs(int nid, const struct access_coordinate *coord,
 	bool missing = false;
 	int field;
 
-	if (access != ACCESS_COORDINATE_CPU)
+	if (access != ACCESS_COORDINATE_CPU ||
+	    WARN_ON_ONCE(src != MEMATTR_SRC_HMAT && src != MEMATTR_SRC_CXL))
 		return;
 
 	for (field = 0; field < ARRAY_SIZE(value); field++) {
 		if (value[field]) {
-			if (memattr_set(nid, field, value[field], MEMATTR_SRC_HMAT) == -EINVAL)
-				pr_notice("node %d: firmware %s %u is out of range, ignored\n",
-					  nid, memattr_fields[field].name, value[field]);
+			if (memattr_set(nid, field, value[field], src) == -EINVAL)
+				pr_notice("node %d: %s %s %u is out of range, ignored\n",
+					  nid, memattr_source_names[src],
+					  memattr_fields[field].name, value[field]);
 		} else {
-			memattr_clear(nid, field, MEMATTR_SRC_HMAT);
+			memattr_clear(nid, field, src);
 			missing = true;
 		}
 	}
@@ -613,6 +620,7 @@ void memattr_set_perf_attrs(int nid, const struct access_coordinate *coord,
 		pr_notice("node %d: firmware gives no latency or bandwidth for some accesses, shown as 0 (unknown)\n",
 			  nid);
 }
+EXPORT_SYMBOL_GPL(memattr_set_perf_attrs);
 
 /**
  * memattr_srat_nonvolatile - Note that SRAT flags memory of a node non-volatile

@@ -38,6 +38,7 @@ enum memattr_field {
 /* Where a value came from, in ascending precedence: a later source wins. */
 enum memattr_source {
 	MEMATTR_SRC_HMAT,
+	MEMATTR_SRC_CXL,
 	MEMATTR_SRC_SRAT,
 	MEMATTR_SRC_EFI,
 	MEMATTR_SRC_CMDLINE,
@@ -59,7 +60,7 @@ void memattr_sync(void);
 
 /* Firmware glue: HMAT/CXL coordinates and the SRAT non-volatile flag. */
 void memattr_set_perf_attrs(int nid, const struct access_coordinate *coord,
-			    unsigned int access);
+			    unsigned int access, enum memattr_source src);
 void __init memattr_srat_nonvolatile(int nid);
 
 /* For the node device's "memattr" sysfs group (drivers/base). */
@@ -127,7 +128,8 @@ static inline void memattr_sync(void)
 
 static inline void memattr_set_perf_attrs(int nid,
 					  const struct access_coordinate *coord,
-					  unsigned int access)
+					  unsigned int access,
+					  enum memattr_source src)
 {
 }
 

@@ -311,6 +311,63 @@ static void memattr_test_admin_auto(struct kunit *test)
 }
 
 /*
+ * HMAT and CXL hand over the same kind of coordinates; each is kept under its
+ * own source, CDAT's values win over HMAT's, and dropping one (a zero value)
+ * shows the other again. Only the CPU access class is recorded.
+ */
+static void memattr_test_firmware_sources(struct kunit *test)
+{
+	struct access_coordinate hmat = {
+		.read_latency = 150, .write_latency = 160,
+		.read_bandwidth = 9000, .write_bandwidth = 8000,
+	};
+	struct access_coordinate cxl = {
+		.read_latency = 300, .write_latency = 0,
+		.read_bandwidth = 4000, .write_bandwidth = 3000,
+	};
+	int nid = MAX_NUMNODES - 1;
+
+	if (node_online(nid) || memattr_records[nid])
+		kunit_skip(test, "node %d is in use", nid);
+
+	memattr_set_perf_attrs(nid, &cxl, ACCESS_COORDINATE_LOCAL, MEMATTR_SRC_CXL);
+	KUNIT_EXPECT_EQ(test, 0u, memattr_get(nid, MEMATTR_READ_LATENCY));
+
+	memattr_set_perf_attrs(nid, &hmat, ACCESS_COORDINATE_CPU, MEMATTR_SRC_HMAT);
+	KUNIT_EXPECT_EQ(test, 150u, memattr_get(nid, MEMATTR_READ_LATENCY));
+	KUNIT_EXPECT_EQ(test, (int)MEMATTR_SRC_HMAT,
+			(int)memattr_get_source(nid, MEMATTR_READ_LATENCY));
+
+	memattr_set_perf_attrs(nid, &cxl, ACCESS_COORDINATE_CPU, MEMATTR_SRC_CXL);
+	KUNIT_EXPECT_EQ(test, 300u, memattr_get(nid, MEMATTR_READ_LATENCY));
+	KUNIT_EXPECT_EQ(test, (int)MEMATTR_SRC_CXL,
+			(int)memattr_get_source(nid, MEMATTR_READ_LATENCY));
+	KUNIT_EXPECT_EQ(test, 3000u, memattr_get(nid, MEMATTR_WRITE_BANDWIDTH));
+	/* CXL gave no write latency: HMAT's shows */
+	KUNIT_EXPECT_EQ(test, 160u, memattr_get(nid, MEMATTR_WRITE_LATENCY));
+	KUNIT_EXPECT_EQ(test, (int)MEMATTR_SRC_HMAT,
+			(int)memattr_get_source(nid, MEMATTR_WRITE_LATENCY));
+
+	/* HMAT again (a later online) does not hide the CDAT values */
+	memattr_set_perf_attrs(nid, &hmat, ACCESS_COORDINATE_CPU, MEMATTR_SRC_HMAT);
+	KUNIT_EXPECT_EQ(test, 4000u, memattr_get(nid, MEMATTR_READ_BANDWIDTH));
+
+	/* the region goes: HMAT's values are back */
+	memattr_set_perf_attrs(nid, &(struct access_coordinate){},
+			       ACCESS_COORDINATE_CPU, MEMATTR_SRC_CXL);
+	KUNIT_EXPECT_EQ(test, 150u, memattr_get(nid, MEMATTR_READ_LATENCY));
+	KUNIT_EXPECT_EQ(test, 8000u, memattr_get(nid, MEMATTR_WRITE_BANDWIDTH));
+
+	memattr_set_perf_attrs(nid, &(struct access_coordinate){},
+			       ACCESS_COORDINATE_CPU, MEMATTR_SRC_HMAT);
+	KUNIT_EXPECT_EQ(test, 0u, memattr_get(nid, MEMATTR_READ_LATENCY));
+	scoped_guard(mutex, &memattr_lock) {
+		kfree(memattr_records[nid]);
+		memattr_records[nid] = NULL;
+	}
+}
+
+/*
  * No source may make the last ordinary node with memory special: on the
  * booted machine, every node with memory but this CPU's is marked by a
  * driver, then each source in turn tries to mark this one too. Runs only
@@ -382,6 +439,7 @@ static struct kunit_suite memattr_parse_test_suite = {
 static struct kunit_case memattr_record_test_cases[] = {
 	KUNIT_CASE(memattr_test_precedence),
 	KUNIT_CASE(memattr_test_admin_auto),
+	KUNIT_CASE(memattr_test_firmware_sources),
 	KUNIT_CASE(memattr_test_special_keeps_ordinary),
 	KUNIT_CASE(memattr_test_api_bounds),
 	{}
