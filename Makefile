@@ -5,9 +5,9 @@
 #   make check-debug  KUnit and the selftests under the debug kernel
 #   make bench   the tiering benchmark, then the allocator and tool costs
 #                (BENCH_QUICK=1: about 15 minutes); make bench-cost: the costs only
-#   make bench-results  make bench, then commit-ready: its table copied to
-#                harness/bench/results/tiering.txt and the cover letter's
-#                numbers regenerated from it
+#   make bench-results  make bench, then commit-ready: its tables copied to
+#                harness/bench/results/ (tiering.txt, cost.txt) and the
+#                cover letter's numbers regenerated from them
 #   make series  the patch series, git-am-able, in build/series/patches/
 #   make series-check  every patch applies, is checkpatch-clean, and every
 #                prefix builds with and without CONFIG_MEMATTR
@@ -38,6 +38,7 @@ bench-results: bench
 	mkdir -p $(H)/bench/results
 	cp build/bench/results.txt $(H)/bench/results/tiering.txt
 	cp build/bench/report.txt $(H)/bench/results/tiering-report.txt
+	cp build/bench/cost.txt $(H)/bench/results/cost.txt
 	python3 $(H)/series.py cover
 
 # Allocator and tool costs only, under -icount (ROUNDS boots of each)

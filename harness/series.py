@@ -284,7 +284,8 @@ def export(base, out):
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-F", "-", env=env, inp=msg)
     with open(os.path.join(TOP, "series", "cover-letter")) as f:
-        cover = "".join(ln for ln in f if ln.rstrip("\n") not in (BENCH_BEGIN, BENCH_END))
+        cover = "".join(ln for ln in f if ln.rstrip("\n") not in
+                        (BENCH_BEGIN, BENCH_END, COST_BEGIN, COST_END))
     git(repo, "config", "branch.series.description", cover)
     mail = os.path.join(out, "patches")
     shutil.rmtree(mail, ignore_errors=True)
@@ -479,27 +480,69 @@ def render_bench(path):
     return out
 
 
+# The allocator's costs (make bench-cost's report), the same way.
+COST_RESULTS = "harness/bench/results/cost.txt"
+COST_BEGIN = "[cost: made from %s by python3 harness/series.py cover]" % COST_RESULTS
+COST_END = "[cost: end]"
+COST_NAMES = (("plain", "with nothing configured"),
+              ("special", "with node 3 special"),
+              ("bound", "for a task bound to nodes {0,3}, node 3 special"))
+
+
+def render_cost(path):
+    """The cover letter's allocator-cost lines, from bench-cost's report."""
+    import textwrap
+    ratio, rebuild = {}, []
+    with open(path) as f:
+        for line in f:
+            words = line.split()
+            if words and words[0] in dict(COST_NAMES) and len(words) >= 6:
+                ratio[words[0]] = words[-1]
+            elif line.startswith("nodes "):
+                m = re.match(r"nodes (\d+) zonelist rebuild median (\d+) us", line)
+                if m:
+                    rebuild.append("%s us at %s nodes" % (m.group(2), m.group(1)))
+    missing = [c for c, _ in COST_NAMES if c not in ratio]
+    if missing or not rebuild:
+        raise SeriesError("%s: no ratio for %s or no rebuild line" %
+                          (path, ", ".join(missing) or "-"))
+    text = ("make bench-cost (page faults under QEMU -icount, i.e. instructions, "
+            "not cache misses; patched/base, median of the boots): " +
+            "; ".join("%s %s" % (ratio[c], what) for c, what in COST_NAMES) +
+            ". Zonelist rebuilds (a write to a special or fallback file), "
+            "instruction time: " + ", ".join(rebuild) + ".")
+    return textwrap.wrap(text, 72, initial_indent="- ", subsequent_indent="  ")
+
+
 def cover(check):
+    """Rewrite (or, with @check, compare) every generated block."""
     path = os.path.join(TOP, "series", "cover-letter")
     with open(path) as f:
         lines = f.read().split("\n")
-    if BENCH_BEGIN not in lines or BENCH_END not in lines:
-        print("FAIL series/cover-bench (series/cover-letter has no %r ... %r block)" %
-              (BENCH_BEGIN, BENCH_END))
-        return False
-    a, b = lines.index(BENCH_BEGIN), lines.index(BENCH_END)
-    block = render_bench(os.path.join(TOP, BENCH_RESULTS))
-    if check:
-        if lines[a + 1:b] != block:
-            print("FAIL series/cover-bench (series/cover-letter's numbers differ from %s: "
-                  "run python3 harness/series.py cover)" % BENCH_RESULTS)
+    ok = True
+    for begin, end, results, render in (
+            (BENCH_BEGIN, BENCH_END, BENCH_RESULTS, render_bench),
+            (COST_BEGIN, COST_END, COST_RESULTS, render_cost)):
+        if begin not in lines or end not in lines:
+            print("FAIL series/cover (series/cover-letter has no %r ... %r block)" %
+                  (begin, end))
             return False
-        print("PASS series/cover-bench (the cover letter quotes %s)" % BENCH_RESULTS)
-        return True
-    with open(path, "w") as f:
-        f.write("\n".join(lines[:a + 1] + block + lines[b:]))
-    print("PASS series/cover (block rewritten from %s)" % BENCH_RESULTS)
-    return True
+        a, b = lines.index(begin), lines.index(end)
+        block = render(os.path.join(TOP, results))
+        if check:
+            if lines[a + 1:b] != block:
+                print("FAIL series/cover (series/cover-letter's numbers differ from %s: "
+                      "run python3 harness/series.py cover)" % results)
+                ok = False
+            else:
+                print("PASS series/cover (the cover letter quotes %s)" % results)
+            continue
+        lines = lines[:a + 1] + block + lines[b:]
+        print("PASS series/cover (block rewritten from %s)" % results)
+    if not check:
+        with open(path, "w") as f:
+            f.write("\n".join(lines))
+    return ok
 
 
 def main():
