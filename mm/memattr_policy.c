@@ -474,6 +474,28 @@ static pg_data_t *memattr_fallback_owner(struct zonelist *zl)
 	return NULL;
 }
 
+/**
+ * memattr_prepare_cpuset - choose the explicit zonelist for a cpuset's request
+ * @ac: the allocation context, its nodemask the task's cpuset.mems
+ *
+ * Called by prepare_alloc_pages() only while some node is special, for a
+ * request without a memory policy from a task whose cpuset applies. A
+ * memory policy's nodemask already chose the explicit list
+ * (memattr_zonelist()); the cpuset's does when it holds special nodes only,
+ * because a cpuset is how an administrator gives a workload special memory.
+ * __GFP_THISNODE's list, which is no fallback list, stays as it is.
+ */
+void memattr_prepare_cpuset(struct alloc_context *ac)
+{
+	pg_data_t *pgdat;
+
+	if (!memattr_cpuset_only_special())
+		return;
+	pgdat = memattr_fallback_owner(ac->zonelist);
+	if (pgdat)
+		ac->zonelist = &pgdat->node_zonelists[ZONELIST_EXPLICIT];
+}
+
 struct zonelist *__memattr_cpuset_zonelist(int nid, gfp_t gfp)
 {
 	if (!(gfp & __GFP_THISNODE) && in_task() && memattr_cpuset_only_special())
@@ -503,19 +525,17 @@ static pg_data_t *memattr_zonelist_owner(struct zonelist *zl)
  * @cpuset: the task's cpuset restricts this attempt (ALLOC_CPUSET)
  *
  * The fast path chose its list when it started: the explicit one for a
- * memory policy's nodemask (memattr_zonelist()), else the fallback list.
- * Since then the first node may have become special (the choice was made
- * without the static key) or the task's cpuset may have changed, and the
- * slow path restarts for both (zonelist and cpuset cookies). Requests with
- * a nodemask walk the explicit list, implicit ones the fallback list, and a
- * cpuset of special nodes only the explicit one. The fast path does not
- * look at cpusets, so that it pays nothing for them: such a cpuset's tasks
- * find no zone of theirs in the fallback list and come here at once, before
- * any reclaim, and allocate from the explicit list on the first attempt.
- * The slow path may get no nodemask for the cpuset (it filters zones by
- * ALLOC_CPUSET), so @cpuset says whether the task's cpuset still applies.
- * It does not once the slow path drops the nodemask because memory
- * policies and cpusets may be ignored: the request is implicit then.
+ * memory policy's nodemask (memattr_zonelist()) and for a cpuset of special
+ * nodes only (memattr_prepare_cpuset()), else the fallback list. Since then
+ * the first node may have become special (the choice was made without the
+ * static key) or the task's cpuset may have changed, and the slow path
+ * restarts for both (zonelist and cpuset cookies). Requests with a nodemask
+ * walk the explicit list, implicit ones the fallback list, and a cpuset of
+ * special nodes only the explicit one: the slow path gets no nodemask for
+ * the cpuset (it filters zones by ALLOC_CPUSET), so @cpuset says whether the
+ * task's cpuset still applies. It does not once the slow path drops the
+ * nodemask because memory policies and cpusets may be ignored: the request
+ * is implicit then.
  */
 void memattr_choose_zonelist(gfp_t gfp, struct alloc_context *ac, bool cpuset)
 {

@@ -83,6 +83,7 @@ static inline bool memattr_special_active(void)
 	return static_branch_unlikely(&memattr_special_in_use);
 }
 
+void memattr_prepare_cpuset(struct alloc_context *ac);
 void memattr_choose_zonelist(gfp_t gfp, struct alloc_context *ac, bool cpuset);
 struct zonelist *__memattr_cpuset_zonelist(int nid, gfp_t gfp);
 
@@ -138,6 +139,10 @@ static inline bool memattr_explicit_request(const nodemask_t *nodemask)
 static inline bool memattr_special_active(void)
 {
 	return false;
+}
+
+static inline void memattr_prepare_cpuset(struct alloc_context *ac)
+{
 }
 
 static inline void memattr_choose_zonelist(gfp_t gfp, struct alloc_context *ac,
