@@ -78,7 +78,7 @@ median() {
 }
 {
 	echo "# $(nproc) CPUs, $(qemu-system-x86_64 --version | head -n1); -icount shift=0,sleep=off"
-	echo "# tree: $(git -C "$MA_TOP" describe --always --dirty 2>/dev/null || echo unknown), $(date +%F)"
+	echo "# tree: $(cat "$MA_IMAGE.tree" 2>/dev/null || echo unknown), $(date +%F)"
 	echo "# page faults per second of guest (instruction) time, 256 MiB x 3 per boot,"
 	echo "# median of each boot; $rounds boots per kernel and configuration, in random order"
 	printf '%-8s %-28s %-28s %s\n' config "base (median, range)" "patched (median, range)" patched/base

@@ -158,7 +158,7 @@ boot() {
 
 {
 	echo "# host: $(nproc) CPUs, $(uname -r); $(qemu-system-x86_64 --version | head -n1)"
-	echo "# tree: $(git -C "$MA_TOP" describe --always --dirty 2>/dev/null || echo unknown)," \
+	echo "# tree: $(cat "$MA_IMAGE.tree" 2>/dev/null || echo unknown)," \
 		"$(date -u +%Y-%m-%d)"
 	echo "# region ${size} MiB, ${seconds} s per run (s3: ${length[s3]} s, the shift at" \
 		"${seconds} s; sb: ${length[sb]} s)," \

@@ -49,4 +49,6 @@ fi
 grep -E ' warning: ' "$log" | sort -u >&2 || true
 cp "$kobj/arch/x86/boot/bzImage" "$image.tmp"
 mv "$image.tmp" "$image"
+# the commit the image was built from, for the benchmarks' reports
+git -C "$MA_TOP" describe --always --dirty >"$image.tree" 2>/dev/null || echo unknown >"$image.tree"
 note "kernel: $image ($(($(date +%s) - start)) s)"
