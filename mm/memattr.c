@@ -21,6 +21,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 
 /*
  * Each field's value comes from up to MEMATTR_NR_SOURCES sources; the set
@@ -37,6 +38,14 @@
  * (kmalloc-256), allocated on first use and never freed, so that ids named
  * by memattr= keep their values until the node comes online. Values staged
  * before slab is up (memattr=, SRAT) live in __initdata and are freed.
+ *
+ * The view of a node from each initiator (HMAT's matrix) is kept apart, in
+ * struct memattr_view, one for each (initiator, target) pair a source
+ * describes, 148 bytes (kmalloc-192) plus the xarray's nodes. HMAT names
+ * as initiators the nodes with CPUs or generic initiators, so the memory
+ * grows with targets x initiators: at 64 nodes that are all initiators,
+ * 4096 pairs, about 800 KiB; at 64 nodes of which 8 are initiators, 512
+ * pairs, about 100 KiB. Views are never freed either.
  */
 
 /* How values of a field are written and checked. */
@@ -104,6 +113,19 @@ struct memattr_record {
 	struct memattr_field_rec field[MEMATTR_NR_FIELDS];
 };
 
+/* Latency and bandwidth: the fields that differ between initiators. */
+#define MEMATTR_NR_PERF_FIELDS	(MEMATTR_WRITE_BANDWIDTH + 1)
+
+/* What the sources say about one node as seen from one initiator node. */
+struct memattr_view {
+	/* per-source values, indexed by enum memattr_field */
+	struct memattr_field_rec field[MEMATTR_NR_PERF_FIELDS];
+	/* winning values: written under memattr_lock, read locklessly */
+	u32 value[MEMATTR_NR_PERF_FIELDS];
+	/* winning sources, MEMATTR_NR_SOURCES for none; same rules */
+	u8 winner[MEMATTR_NR_PERF_FIELDS];
+};
+
 /* Serialises writers: protects the records and the state below them. */
 static DEFINE_MUTEX(memattr_lock);
 /* Per-source records, allocated on first use; protected by memattr_lock. */
@@ -115,6 +137,16 @@ static u8 memattr_winner[MAX_NUMNODES][MEMATTR_NR_FIELDS] = {
 	[0 ... MAX_NUMNODES - 1] = {
 		[0 ... MEMATTR_NR_FIELDS - 1] = MEMATTR_NR_SOURCES
 	}
+};
+
+/*
+ * Views, at memattr_view_index(): stored under memattr_lock, looked up
+ * locklessly (the xarray's RCU), never removed.
+ */
+static DEFINE_XARRAY(memattr_views);
+/* The initiator HMAT names local to each memory node; NUMA_NO_NODE if none. */
+static int memattr_local_initiator[MAX_NUMNODES] = {
+	[0 ... MAX_NUMNODES - 1] = NUMA_NO_NODE
 };
 
 /* Nodes waiting to be re-placed in memory tiers; protected by memattr_lock. */
@@ -262,10 +294,18 @@ static int memattr_parse_field(const char *name, size_t len)
 	return -EINVAL;
 }
 
-/* One memattr= occurrence: "<nodelist>:<field>[=<value>][,...]". */
+/*
+ * One memattr= occurrence: "<nodelist>[@<initiators>]:<field>[=<value>][,...]".
+ * With "@", the values are the nodes' performance as seen from each of the
+ * initiator nodes, not the nodes' own.
+ */
 struct memattr_param {
-	/* nodes named before the colon */
+	/* nodes named before the colon (or before "@") */
 	nodemask_t nodes;
+	/* initiator nodes named after "@", if @from */
+	nodemask_t initiators;
+	/* "@" was given: only latency and bandwidth fields are accepted */
+	bool from;
 	/* value of each field given, indexed by enum memattr_field */
 	u32 value[MEMATTR_NR_FIELDS];
 	/* BIT(field) for each well-formed field given */
@@ -274,8 +314,27 @@ struct memattr_param {
 	unsigned int nr_bad;
 };
 
+/* memattr=<nodes>@<initiators>:... occurrences, applied by memattr_init(). */
+#define MEMATTR_MAX_VIEW_PARAMS	8
+static struct memattr_param memattr_cmdline_views[MEMATTR_MAX_VIEW_PARAMS] __initdata;
+static int memattr_nr_cmdline_views __initdata;
+
 /* Longest nodelist accepted before the colon, including the NUL. */
 #define MEMATTR_NODELIST_MAX	128
+
+/* Parse the non-empty node list of @len bytes at @s into @nodes. */
+static int memattr_parse_nodes(const char *s, size_t len, nodemask_t *nodes)
+{
+	char list[MEMATTR_NODELIST_MAX];
+
+	if (!len || len >= sizeof(list))
+		return -EINVAL;
+	memcpy(list, s, len);
+	list[len] = '\0';
+	if (nodelist_parse(list, *nodes) || nodes_empty(*nodes))
+		return -EINVAL;
+	return 0;
+}
 
 /* Parse one "<field>[=<value>]" item of @len bytes at @s into @p. */
 static int memattr_parse_item(const char *s, size_t len,
@@ -289,6 +348,8 @@ static int memattr_parse_item(const char *s, size_t len,
 
 	if (field < 0)
 		return field;
+	if (p->from && !memattr_field_is_perf(field))
+		return -EINVAL;
 	if (eq) {
 		ret = memattr_parse_value(field, eq + 1, len - name_len - 1,
 					  &value);
@@ -310,17 +371,16 @@ static int memattr_parse_item(const char *s, size_t len,
  */
 static int memattr_parse_param(const char *str, struct memattr_param *p)
 {
-	char nodelist[MEMATTR_NODELIST_MAX];
 	const char *colon = strchr(str, ':');
-	const char *item, *end;
+	const char *item, *end, *at;
 
 	memset(p, 0, sizeof(*p));
-	if (!colon || colon == str ||
-	    (size_t)(colon - str) >= sizeof(nodelist))
+	if (!colon)
 		goto bad_nodes;
-	memcpy(nodelist, str, colon - str);
-	nodelist[colon - str] = '\0';
-	if (nodelist_parse(nodelist, p->nodes) || nodes_empty(p->nodes))
+	at = memchr(str, '@', colon - str);
+	p->from = at;
+	if (memattr_parse_nodes(str, (at ?: colon) - str, &p->nodes) ||
+	    (at && memattr_parse_nodes(at + 1, colon - at - 1, &p->initiators)))
 		goto bad_nodes;
 
 	for (item = colon + 1; ; item = end + 1) {
@@ -338,6 +398,72 @@ static int memattr_parse_param(const char *str, struct memattr_param *p)
 bad_nodes:
 	pr_warn("memattr=%s: malformed node list, entry ignored\n", str);
 	return -EINVAL;
+}
+
+/*
+ * Parse an administrator's "<initiator>:<value>" (or "<initiator>:auto")
+ * for a node's view from one initiator: the initiator into @initiator, and
+ * @value to the text after the colon. Returns 0 or -EINVAL.
+ */
+static int memattr_parse_pair(const char *buf, unsigned int *initiator,
+			      const char **value)
+{
+	const char *colon = strchr(buf, ':');
+	char id[8];
+
+	if (!colon || colon == buf || (size_t)(colon - buf) >= sizeof(id))
+		return -EINVAL;
+	memcpy(id, buf, colon - buf);
+	id[colon - buf] = '\0';
+	if (kstrtouint(id, 10, initiator) || *initiator >= MAX_NUMNODES)
+		return -EINVAL;
+	*value = colon + 1;
+	return 0;
+}
+
+/*
+ * Does a pair's @value from @pair_src stand, against the target's record
+ * whose winning source is @node_src? A known pair value does unless the
+ * record's source ranks above it (MEMATTR_NR_SOURCES: none).
+ */
+static bool memattr_pair_wins(enum memattr_source pair_src, u32 value,
+			      enum memattr_source node_src)
+{
+	if (pair_src == MEMATTR_NR_SOURCES || !value)
+		return false;
+	return node_src == MEMATTR_NR_SOURCES || pair_src >= node_src;
+}
+
+/* Key of the view of @target from @initiator in memattr_views. */
+static unsigned long memattr_view_index(int initiator, int target)
+{
+	return (unsigned long)target * MAX_NUMNODES + initiator;
+}
+
+/*
+ * The node whose view of the others orders @nid's fallback list: the
+ * initiator HMAT names local to @nid (@local, NUMA_NO_NODE if none: for a
+ * node with CPUs that is the node itself); without one, @nid if it is an
+ * initiator (in @initiators: CPUs or a generic initiator), else the
+ * nearest initiator by distance (the lowest id of equals), else @nid.
+ * HMAT's answer comes first because it does not change when CPUs go
+ * offline, and zonelists are not rebuilt when they do.
+ */
+static int memattr_pick_viewer(int nid, const nodemask_t *initiators,
+			       int local, int (*distance)(int from, int to))
+{
+	int best = NUMA_NO_NODE, cand;
+
+	if (local != NUMA_NO_NODE)
+		return local;
+	if (node_isset(nid, *initiators))
+		return nid;
+	for_each_node_mask(cand, *initiators) {
+		if (best == NUMA_NO_NODE ||
+		    distance(nid, cand) < distance(nid, best))
+			best = cand;
+	}
+	return best == NUMA_NO_NODE ? nid : best;
 }
 
 /* ---- records ---- */
@@ -547,6 +673,190 @@ int memattr_driver_set(int nid, enum memattr_field field, u32 value)
 	return memattr_set(nid, field, value, MEMATTR_SRC_DRIVER);
 }
 
+/* ---- the view from each initiator ---- */
+
+static bool memattr_pair_valid(int initiator, int target,
+			       enum memattr_field field)
+{
+	return (unsigned int)initiator < MAX_NUMNODES &&
+	       memattr_valid(target, field) && memattr_field_is_perf(field);
+}
+
+static struct memattr_view *__memattr_view(int initiator, int target,
+					   bool alloc)
+{
+	unsigned long index = memattr_view_index(initiator, target);
+	struct memattr_view *view;
+	int field, ret;
+
+	lockdep_assert_held(&memattr_lock);
+	view = xa_load(&memattr_views, index);
+	if (view || !alloc)
+		return view;
+
+	view = kzalloc(sizeof(*view), GFP_KERNEL);
+	if (!view)
+		return ERR_PTR(-ENOMEM);
+	for (field = 0; field < MEMATTR_NR_PERF_FIELDS; field++)
+		view->winner[field] = MEMATTR_NR_SOURCES;
+	/* Stored whole: lockless readers never see a half-made view. */
+	ret = xa_err(xa_store(&memattr_views, index, view, GFP_KERNEL));
+	if (ret) {
+		kfree(view);
+		return ERR_PTR(ret);
+	}
+	return view;
+}
+
+/* Set (@value) or drop (NULL) @src's value of a view, publish, notify. */
+static int memattr_update_from(int initiator, int target,
+			       enum memattr_field field,
+			       enum memattr_source src, const u32 *value)
+{
+	unsigned long changed = BIT(field);
+	struct memattr_field_rec *fr;
+	struct memattr_view *view;
+
+	might_sleep();
+	scoped_guard(mutex, &memattr_lock) {
+		view = __memattr_view(initiator, target, !!value);
+		if (IS_ERR_OR_NULL(view))
+			return PTR_ERR_OR_ZERO(view);
+		fr = &view->field[field];
+		if (!memattr_field_update(fr, src, value))
+			return 0;
+		WRITE_ONCE(view->value[field], memattr_field_value(fr));
+		WRITE_ONCE(view->winner[field], memattr_pick(fr->set));
+	}
+
+	/* The view orders fallback lists; memory tiers use the record only. */
+	blocking_notifier_call_chain(&memattr_chain, target, &changed);
+	return 0;
+}
+
+/**
+ * memattr_get_from - A node's performance as seen from one initiator node
+ * @initiator: the node whose CPUs (or generic initiator) access the memory
+ * @target: the node whose memory is accessed
+ * @field: a latency or bandwidth field
+ *
+ * Lock-free, also with interrupts off. The pair's value wins unless the
+ * target's own record has it from a higher-precedence source (memattr= or
+ * the administrator overriding firmware for the node as a whole); between
+ * equal sources the pair, the more specific, wins. Pairs that no source
+ * describes (or whose value is 0, unknown), and fields other than latency
+ * and bandwidth, give the target's record value: what its best initiator
+ * sees.
+ *
+ * Return: latency in ns or bandwidth in MB/s; 0 when unknown.
+ */
+u32 memattr_get_from(int initiator, int target, enum memattr_field field)
+{
+	enum memattr_source src = MEMATTR_NR_SOURCES;
+	struct memattr_view *view;
+	u32 value = 0;
+
+	if (!memattr_pair_valid(initiator, target, field))
+		return memattr_get(target, field);
+
+	rcu_read_lock();
+	view = xa_load(&memattr_views, memattr_view_index(initiator, target));
+	if (view) {
+		src = READ_ONCE(view->winner[field]);
+		value = READ_ONCE(view->value[field]);
+	}
+	rcu_read_unlock();
+	if (!memattr_pair_wins(src, value, memattr_get_source(target, field)))
+		return memattr_get(target, field);
+	return value;
+}
+EXPORT_SYMBOL_GPL(memattr_get_from);
+
+/**
+ * memattr_set_from - Record one source's view of a node from one initiator
+ * @initiator: initiator node id; need not be online
+ * @target: target node id; need not be online
+ * @field: a latency or bandwidth field
+ * @value: latency in ns, bandwidth in MB/s
+ * @src: who says so; precedence as for memattr_set()
+ *
+ * May sleep.
+ *
+ * Return: 0, -EINVAL for a bad node id, field, source or value, or -ENOMEM.
+ */
+int memattr_set_from(int initiator, int target, enum memattr_field field,
+		     u32 value, enum memattr_source src)
+{
+	if (!memattr_pair_valid(initiator, target, field) ||
+	    (unsigned int)src >= MEMATTR_NR_SOURCES ||
+	    memattr_check_value(field, value))
+		return -EINVAL;
+	return memattr_update_from(initiator, target, field, src, &value);
+}
+EXPORT_SYMBOL_GPL(memattr_set_from);
+
+/**
+ * memattr_clear_from - Drop one source's view of a node from one initiator
+ * @initiator: initiator node id
+ * @target: target node id
+ * @field: a latency or bandwidth field
+ * @src: the source whose value goes; the next source's value shows again
+ *
+ * May sleep.
+ *
+ * Return: 0, or -EINVAL for a bad node id, field or source.
+ */
+int memattr_clear_from(int initiator, int target, enum memattr_field field,
+		       enum memattr_source src)
+{
+	if (!memattr_pair_valid(initiator, target, field) ||
+	    (unsigned int)src >= MEMATTR_NR_SOURCES)
+		return -EINVAL;
+	return memattr_update_from(initiator, target, field, src, NULL);
+}
+EXPORT_SYMBOL_GPL(memattr_clear_from);
+
+/**
+ * memattr_set_local_initiator - Note the initiator HMAT names local to a node
+ * @target: a memory node
+ * @initiator: the initiator of its Memory Proximity Domain Attributes
+ *
+ * The node's fallback list follows the view of that initiator
+ * (memattr_viewer()).
+ */
+void memattr_set_local_initiator(int target, int initiator)
+{
+	if ((unsigned int)target < MAX_NUMNODES &&
+	    (unsigned int)initiator < MAX_NUMNODES)
+		WRITE_ONCE(memattr_local_initiator[target], initiator);
+}
+
+static int memattr_node_distance(int from, int to)
+{
+	return node_distance(from, to);
+}
+
+/**
+ * memattr_viewer - The node whose view orders a node's fallback list
+ * @nid: node id
+ *
+ * Return: the initiator HMAT names local to @nid; without one, @nid if it
+ * is an initiator (CPUs or a generic initiator), else the nearest
+ * initiator by distance; @nid if there is none.
+ */
+int memattr_viewer(int nid)
+{
+	nodemask_t initiators;
+
+	if ((unsigned int)nid >= MAX_NUMNODES)
+		return nid;
+	nodes_or(initiators, node_states[N_CPU],
+		 node_states[N_GENERIC_INITIATOR]);
+	return memattr_pick_viewer(nid, &initiators,
+				   READ_ONCE(memattr_local_initiator[nid]),
+				   memattr_node_distance);
+}
+
 /**
  * register_memattr_notifier - Get told when a node's winning values change
  * @nb: notifier block; called in process context with the node id as
@@ -570,6 +880,16 @@ int unregister_memattr_notifier(struct notifier_block *nb)
 	return blocking_notifier_chain_unregister(&memattr_chain, nb);
 }
 
+/* The fields of @coord, indexed by enum memattr_field. */
+static void memattr_coord_values(const struct access_coordinate *coord,
+				 u32 value[MEMATTR_NR_PERF_FIELDS])
+{
+	value[MEMATTR_READ_LATENCY] = coord->read_latency;
+	value[MEMATTR_WRITE_LATENCY] = coord->write_latency;
+	value[MEMATTR_READ_BANDWIDTH] = coord->read_bandwidth;
+	value[MEMATTR_WRITE_BANDWIDTH] = coord->write_bandwidth;
+}
+
 /**
  * memattr_set_perf_attrs - Take firmware performance of a node
  * @nid: node id
@@ -590,14 +910,11 @@ int unregister_memattr_notifier(struct notifier_block *nb)
 void memattr_set_perf_attrs(int nid, const struct access_coordinate *coord,
 			    unsigned int access, enum memattr_source src)
 {
-	const u32 value[] = {
-		[MEMATTR_READ_LATENCY]    = coord->read_latency,
-		[MEMATTR_WRITE_LATENCY]   = coord->write_latency,
-		[MEMATTR_READ_BANDWIDTH]  = coord->read_bandwidth,
-		[MEMATTR_WRITE_BANDWIDTH] = coord->write_bandwidth,
-	};
+	u32 value[MEMATTR_NR_PERF_FIELDS];
 	bool missing = false;
 	int field;
+
+	memattr_coord_values(coord, value);
 
 	if (access != ACCESS_COORDINATE_CPU ||
 	    WARN_ON_ONCE(src != MEMATTR_SRC_HMAT && src != MEMATTR_SRC_CXL))
@@ -621,6 +938,47 @@ void memattr_set_perf_attrs(int nid, const struct access_coordinate *coord,
 			  nid);
 }
 EXPORT_SYMBOL_GPL(memattr_set_perf_attrs);
+
+/**
+ * memattr_set_initiator_perf - Take firmware's view of a node from an initiator
+ * @initiator: the initiator node (CPUs or a generic initiator)
+ * @target: the memory node
+ * @coord: latency (ns) and bandwidth (MB/s) of the pair; 0 is unknown
+ * @src: MEMATTR_SRC_HMAT (CDAT gives no per-initiator values)
+ *
+ * HMAT hands over its whole initiator x target matrix when a target's
+ * memory goes online, beside the best initiator's values that
+ * memattr_set_perf_attrs() records. May run with memory hotplug locks held,
+ * as that does. A zero value drops the source's value of the pair.
+ */
+void memattr_set_initiator_perf(int initiator, int target,
+				const struct access_coordinate *coord,
+				enum memattr_source src)
+{
+	u32 value[MEMATTR_NR_PERF_FIELDS];
+	int field, ret;
+
+	if (WARN_ON_ONCE(src != MEMATTR_SRC_HMAT) ||
+	    !memattr_pair_valid(initiator, target, MEMATTR_READ_LATENCY))
+		return;
+	memattr_coord_values(coord, value);
+	for (field = 0; field < MEMATTR_NR_PERF_FIELDS; field++) {
+		if (!value[field]) {
+			memattr_clear_from(initiator, target, field, src);
+			continue;
+		}
+		ret = memattr_set_from(initiator, target, field, value[field], src);
+		if (ret == -EINVAL)
+			pr_notice("node %d from node %d: %s %s %u is out of range, ignored\n",
+				  target, initiator, memattr_source_names[src],
+				  memattr_fields[field].name, value[field]);
+		else if (ret)
+			pr_warn("node %d from node %d: %s %s not recorded: %d\n",
+				target, initiator, memattr_source_names[src],
+				memattr_fields[field].name, ret);
+	}
+}
+EXPORT_SYMBOL_GPL(memattr_set_initiator_perf);
 
 /**
  * memattr_srat_nonvolatile - Note that SRAT flags memory of a node non-volatile
@@ -666,6 +1024,93 @@ int memattr_admin_write(int nid, enum memattr_field field, const char *buf)
 }
 
 /**
+ * memattr_admin_write_from - Apply an administrator's write of a node's view
+ * @target: node id of the sysfs file
+ * @field: the file's latency or bandwidth field
+ * @buf: "<initiator>:<value>", or "<initiator>:auto" to drop the
+ *	administrator's value of the pair
+ *
+ * Validates fully before changing anything; the initiator must be a
+ * possible node. Returns once the fallback lists follow; the caller keeps
+ * node hot-remove out, as for memattr_admin_write().
+ *
+ * Return: 0, -EINVAL for a bad pair or value, or -ENOMEM.
+ */
+int memattr_admin_write_from(int target, enum memattr_field field,
+			     const char *buf)
+{
+	unsigned int initiator;
+	const char *text;
+	u32 value;
+	int ret;
+
+	if (memattr_parse_pair(buf, &initiator, &text) ||
+	    !node_possible(initiator) ||
+	    !memattr_pair_valid(initiator, target, field))
+		return -EINVAL;
+
+	if (sysfs_streq(text, "auto")) {
+		ret = memattr_clear_from(initiator, target, field,
+					 MEMATTR_SRC_ADMIN);
+	} else {
+		if (memattr_parse_value(field, text, strlen(text), &value))
+			return -EINVAL;
+		ret = memattr_set_from(initiator, target, field, value,
+				       MEMATTR_SRC_ADMIN);
+	}
+
+	if (!ret)
+		memattr_sync();
+	return ret;
+}
+
+/**
+ * memattr_show_from - Show a node's view from every initiator a source names
+ * @target: node id of the sysfs file
+ * @field: the file's latency or bandwidth field
+ * @buf: the sysfs page
+ *
+ * One line of "<initiator>:<value>" pairs, by ascending initiator, for the
+ * initiators a source describes the pair of, with the value
+ * memattr_get_from() gives (what fallback order uses); a row of HMAT's
+ * matrix, as nodeN/distance holds a row of SLIT. Lock-free: a pair written
+ * meanwhile may show its old or its new value. More than about 250
+ * initiators do not fit in the page: the list is cut, and that is logged.
+ *
+ * Return: bytes written, or -EINVAL for a bad @target or @field.
+ */
+ssize_t memattr_show_from(int target, enum memattr_field field, char *buf)
+{
+	unsigned long first, index;
+	struct memattr_view *view;
+	int len = 0;
+
+	if (!memattr_valid(target, field) || !memattr_field_is_perf(field))
+		return -EINVAL;
+
+	first = memattr_view_index(0, target);
+	xa_for_each_range(&memattr_views, index, view, first,
+			  first + MAX_NUMNODES - 1) {
+		char pair[24];
+		int n;
+
+		if (READ_ONCE(view->winner[field]) == MEMATTR_NR_SOURCES)
+			continue;
+		n = scnprintf(pair, sizeof(pair), "%s%lu:%u", len ? " " : "",
+			      index - first,
+			      memattr_get_from(index - first, target, field));
+		/* whole pairs only, and room for the newline */
+		if (len + n + 1 >= PAGE_SIZE) {
+			pr_warn_once("node %d: too many initiators for one sysfs page, list cut\n",
+				     target);
+			break;
+		}
+		len += sysfs_emit_at(buf, len, "%s", pair);
+	}
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+/**
  * memattr_sync - Wait until memory tiers and the fallback policy follow
  *
  * Record changes reach memory tiers and zonelists through work items, as
@@ -703,6 +1148,15 @@ static int __init memattr_early_param(char *str)
 	}
 	if (memattr_parse_param(str, &p))
 		return 0;
+
+	if (p.from) {
+		if (memattr_nr_cmdline_views == MEMATTR_MAX_VIEW_PARAMS)
+			pr_warn("memattr=%s: more than %d entries with '@', entry ignored\n",
+				str, MEMATTR_MAX_VIEW_PARAMS);
+		else
+			memattr_cmdline_views[memattr_nr_cmdline_views++] = p;
+		return 0;
+	}
 
 	for_each_node_mask(nid, p.nodes) {
 		for_each_set_bit(field, &p.fields, MEMATTR_NR_FIELDS) {
@@ -821,7 +1275,73 @@ static int memattr_records_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(memattr_records);
 
+/* One line per field of each view a source describes. */
+static int memattr_views_show(struct seq_file *m, void *v)
+{
+	const struct memattr_field_rec *fr;
+	struct memattr_view *view;
+	unsigned long index;
+	int field, src;
+
+	seq_printf(m, "%-6s %-9s %-16s %10s %-8s", "target", "initiator",
+		   "field", "value", "winner");
+	for (src = 0; src < MEMATTR_NR_SOURCES; src++)
+		seq_printf(m, " %10s", memattr_source_names[src]);
+	seq_putc(m, '\n');
+
+	guard(mutex)(&memattr_lock);
+	xa_for_each(&memattr_views, index, view) {
+		for (field = 0; field < MEMATTR_NR_PERF_FIELDS; field++) {
+			fr = &view->field[field];
+			if (!fr->set)
+				continue;
+			seq_printf(m, "%-6lu %-9lu %-16s %10u %-8s",
+				   index / MAX_NUMNODES, index % MAX_NUMNODES,
+				   memattr_fields[field].name,
+				   memattr_field_value(fr),
+				   memattr_source_names[memattr_pick(fr->set)]);
+			for (src = 0; src < MEMATTR_NR_SOURCES; src++) {
+				if (fr->set & BIT(src))
+					seq_printf(m, " %10u", fr->value[src]);
+				else
+					seq_printf(m, " %10s", "-");
+			}
+			seq_putc(m, '\n');
+		}
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(memattr_views);
+
 /* ---- init ---- */
+
+/*
+ * Record the memattr= entries with '@', in the order given. Only possible
+ * nodes count: a view costs memory, and "0-1023@0-1023" would ask for a
+ * million of them.
+ */
+static void __init memattr_apply_cmdline_views(void)
+{
+	struct memattr_param *p;
+	int i, target, initiator, field;
+
+	for (i = 0; i < memattr_nr_cmdline_views; i++) {
+		p = &memattr_cmdline_views[i];
+		nodes_and(p->nodes, p->nodes, node_possible_map);
+		nodes_and(p->initiators, p->initiators, node_possible_map);
+		if (nodes_empty(p->nodes) || nodes_empty(p->initiators)) {
+			pr_warn("memattr= entry %d with '@' names no possible node, ignored\n",
+				i + 1);
+			continue;
+		}
+		for_each_node_mask(target, p->nodes)
+			for_each_node_mask(initiator, p->initiators)
+				for_each_set_bit(field, &p->fields, MEMATTR_NR_PERF_FIELDS)
+					memattr_set_from(initiator, target, field,
+							 p->value[field],
+							 MEMATTR_SRC_CMDLINE);
+	}
+}
 
 /*
  * Structure before firmware and devices: runs before HMAT (subsys_initcall),
@@ -830,6 +1350,7 @@ DEFINE_SHOW_ATTRIBUTE(memattr_records);
  */
 static int __init memattr_init(void)
 {
+	struct dentry *dir;
 	unsigned long fields;
 	int nid, field;
 
@@ -841,10 +1362,12 @@ static int __init memattr_init(void)
 		if (node_isset(nid, memattr_srat_nv))
 			memattr_set(nid, MEMATTR_PERSISTENT, 1, MEMATTR_SRC_SRAT);
 	}
+	memattr_apply_cmdline_views();
 
 	register_mt_adistance_algorithm(&memattr_adist_nb);
-	debugfs_create_file("records", 0444, debugfs_create_dir("memattr", NULL),
-			    NULL, &memattr_records_fops);
+	dir = debugfs_create_dir("memattr", NULL);
+	debugfs_create_file("records", 0444, dir, NULL, &memattr_records_fops);
+	debugfs_create_file("views", 0444, dir, NULL, &memattr_views_fops);
 	return 0;
 }
 postcore_initcall(memattr_init);

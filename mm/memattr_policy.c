@@ -344,15 +344,35 @@ static u32 build_latency[MAX_NUMNODES];
 static u32 build_bandwidth[MAX_NUMNODES];
 static nodemask_t build_kernel_memory;
 
+/*
+ * What @viewer sees of each node in @nodes, for the performance order: a
+ * CXL expander behind socket 0 is near for socket 0 and far for socket 1.
+ */
+static void memattr_view_perf(int viewer, const nodemask_t *nodes,
+			      u32 *latency, u32 *bandwidth)
+{
+	int nid;
+
+	for_each_node_mask(nid, *nodes) {
+		latency[nid] = memattr_get_from(viewer, nid, MEMATTR_READ_LATENCY);
+		bandwidth[nid] = memattr_get_from(viewer, nid,
+						  MEMATTR_READ_BANDWIDTH);
+	}
+}
+
+/*
+ * @local's list is ordered by what @local's CPUs see, or for a memory-only
+ * node by what its initiator sees (memattr_viewer()).
+ */
 static void gather_inputs(struct memattr_order_input *in, int local)
 {
 	struct memattr_prefix *prefix;
 	int nid;
 
+	memattr_view_perf(memattr_viewer(local), &node_states[N_MEMORY],
+			  build_latency, build_bandwidth);
 	nodes_clear(build_kernel_memory);
 	for_each_node_state(nid, N_MEMORY) {
-		build_latency[nid] = memattr_get(nid, MEMATTR_READ_LATENCY);
-		build_bandwidth[nid] = memattr_get(nid, MEMATTR_READ_BANDWIDTH);
 		if (memattr_has_kernel_memory(NODE_DATA(nid)))
 			node_set(nid, build_kernel_memory);
 	}

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /sys/devices/system/node/nodeN/memattr/: one file per field of the node's
- * memory attribute record (mm/memattr.c); root writes set the "admin" source.
+ * memory attribute record (mm/memattr.c), and one per latency or bandwidth
+ * field with the node's view from each initiator (<field>_from); root
+ * writes set the "admin" source.
  */
 
 #define pr_fmt(fmt) "memattr: " fmt
@@ -30,9 +32,12 @@ static ssize_t memattr_node_show(struct device *dev,
 	return sysfs_emit(buf, "%u\n", memattr_get(dev->id, field));
 }
 
-static ssize_t memattr_node_store(struct device *dev,
+/* Checks and locking shared by the writes; @write applies the value. */
+static ssize_t memattr_node_write(struct device *dev,
 				  struct device_attribute *attr,
-				  const char *buf, size_t count)
+				  const char *buf, size_t count,
+				  int (*write)(int nid, enum memattr_field field,
+					       const char *buf))
 {
 	enum memattr_field field = to_memattr_node_attr(attr)->field;
 	int ret;
@@ -55,14 +60,39 @@ static ssize_t memattr_node_store(struct device *dev,
 	ret = lock_device_hotplug_sysfs();
 	if (ret)
 		return ret;
-	ret = memattr_admin_write(dev->id, field, buf);
+	ret = write(dev->id, field, buf);
 	unlock_device_hotplug();
 
 	return ret ? ret : count;
 }
 
+static ssize_t memattr_node_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	return memattr_node_write(dev, attr, buf, count, memattr_admin_write);
+}
+
+static ssize_t memattr_from_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	return memattr_show_from(dev->id, to_memattr_node_attr(attr)->field,
+				 buf);
+}
+
+static ssize_t memattr_from_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	return memattr_node_write(dev, attr, buf, count,
+				  memattr_admin_write_from);
+}
+
 #define MEMATTR_NODE_ATTR(_name, _field)				\
 	{ __ATTR(_name, 0644, memattr_node_show, memattr_node_store), _field }
+
+#define MEMATTR_FROM_ATTR(_name, _field)				\
+	{ __ATTR(_name, 0644, memattr_from_show, memattr_from_store), _field }
 
 static struct memattr_node_attr memattr_node_attr_list[] = {
 	MEMATTR_NODE_ATTR(read_latency, MEMATTR_READ_LATENCY),
@@ -74,6 +104,19 @@ static struct memattr_node_attr memattr_node_attr_list[] = {
 	MEMATTR_NODE_ATTR(special, MEMATTR_SPECIAL),
 };
 
+/*
+ * A row of HMAT's initiator x target matrix per file, "<initiator>:<value>"
+ * pairs, as nodeN/distance holds a row of SLIT: one value per file would
+ * take a directory per pair, made and removed as initiators come and go,
+ * and a row is what a user compares (which CPUs see this node as near).
+ */
+static struct memattr_node_attr memattr_from_attr_list[] = {
+	MEMATTR_FROM_ATTR(read_latency_from, MEMATTR_READ_LATENCY),
+	MEMATTR_FROM_ATTR(write_latency_from, MEMATTR_WRITE_LATENCY),
+	MEMATTR_FROM_ATTR(read_bandwidth_from, MEMATTR_READ_BANDWIDTH),
+	MEMATTR_FROM_ATTR(write_bandwidth_from, MEMATTR_WRITE_BANDWIDTH),
+};
+
 static struct attribute *memattr_node_attrs[] = {
 	&memattr_node_attr_list[0].attr.attr,
 	&memattr_node_attr_list[1].attr.attr,
@@ -82,6 +125,10 @@ static struct attribute *memattr_node_attrs[] = {
 	&memattr_node_attr_list[4].attr.attr,
 	&memattr_node_attr_list[5].attr.attr,
 	&memattr_node_attr_list[6].attr.attr,
+	&memattr_from_attr_list[0].attr.attr,
+	&memattr_from_attr_list[1].attr.attr,
+	&memattr_from_attr_list[2].attr.attr,
+	&memattr_from_attr_list[3].attr.attr,
 	&memattr_fallback_attr.attr,
 	NULL
 };

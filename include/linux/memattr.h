@@ -63,8 +63,26 @@ void memattr_set_perf_attrs(int nid, const struct access_coordinate *coord,
 			    unsigned int access, enum memattr_source src);
 void __init memattr_srat_nonvolatile(int nid);
 
+/*
+ * Performance of a node as seen from one initiator node (HMAT's matrix);
+ * the record above is what the best initiator sees.
+ */
+u32 memattr_get_from(int initiator, int target, enum memattr_field field);
+int memattr_set_from(int initiator, int target, enum memattr_field field,
+		     u32 value, enum memattr_source src);
+int memattr_clear_from(int initiator, int target, enum memattr_field field,
+		       enum memattr_source src);
+void memattr_set_initiator_perf(int initiator, int target,
+				const struct access_coordinate *coord,
+				enum memattr_source src);
+void memattr_set_local_initiator(int target, int initiator);
+int memattr_viewer(int nid);
+
 /* For the node device's "memattr" sysfs group (drivers/base). */
 int memattr_admin_write(int nid, enum memattr_field field, const char *buf);
+int memattr_admin_write_from(int target, enum memattr_field field,
+			     const char *buf);
+ssize_t memattr_show_from(int target, enum memattr_field field, char *buf);
 extern const struct attribute_group memattr_node_group;
 
 /**
@@ -134,6 +152,22 @@ static inline void memattr_set_perf_attrs(int nid,
 }
 
 static inline void memattr_srat_nonvolatile(int nid)
+{
+}
+
+static inline u32 memattr_get_from(int initiator, int target,
+				   enum memattr_field field)
+{
+	return 0;
+}
+
+static inline void memattr_set_initiator_perf(int initiator, int target,
+					      const struct access_coordinate *coord,
+					      enum memattr_source src)
+{
+}
+
+static inline void memattr_set_local_initiator(int target, int initiator)
 {
 }
 #endif /* CONFIG_MEMATTR */

@@ -407,6 +407,284 @@ static void memattr_test_special_keeps_ordinary(struct kunit *test)
 	memattr_sync();
 }
 
+/* memattr=<nodes>@<initiators>: a view, latency and bandwidth only. */
+static void memattr_test_param_from(struct kunit *test)
+{
+	struct memattr_param p;
+
+	KUNIT_ASSERT_EQ(test, 0, memattr_parse_param("1@0:read_latency=120,write_bandwidth=5GB/s",
+						     &p));
+	KUNIT_EXPECT_TRUE(test, p.from);
+	KUNIT_EXPECT_EQ(test, 1, nodes_weight(p.nodes));
+	KUNIT_EXPECT_TRUE(test, node_isset(1, p.nodes));
+	KUNIT_EXPECT_EQ(test, 1, nodes_weight(p.initiators));
+	KUNIT_EXPECT_TRUE(test, node_isset(0, p.initiators));
+	KUNIT_EXPECT_EQ(test, BIT(MEMATTR_READ_LATENCY) | BIT(MEMATTR_WRITE_BANDWIDTH), p.fields);
+	KUNIT_EXPECT_EQ(test, 120u, p.value[MEMATTR_READ_LATENCY]);
+	KUNIT_EXPECT_EQ(test, 5000u, p.value[MEMATTR_WRITE_BANDWIDTH]);
+	KUNIT_EXPECT_EQ(test, 0u, p.nr_bad);
+
+	/* without "@" it is the node's own record */
+	KUNIT_ASSERT_EQ(test, 0, memattr_parse_param("1:read_latency=120", &p));
+	KUNIT_EXPECT_FALSE(test, p.from);
+
+	/* a view has no power, persistence or special flag */
+	KUNIT_ASSERT_EQ(test, 0, memattr_parse_param("0@1:power=3,special,read_bandwidth=9", &p));
+	KUNIT_EXPECT_EQ(test, BIT(MEMATTR_READ_BANDWIDTH), p.fields);
+	KUNIT_EXPECT_EQ(test, 2u, p.nr_bad);
+
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_param("1@:read_latency=1", &p));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_param("@0:read_latency=1", &p));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_param("1@x:read_latency=1", &p));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_param("1@0@1:read_latency=1", &p));
+	/* "@" after the colon is no initiator list */
+	KUNIT_ASSERT_EQ(test, 0, memattr_parse_param("1:read_latency=1@0", &p));
+	KUNIT_EXPECT_FALSE(test, p.from);
+	KUNIT_EXPECT_EQ(test, 0ul, p.fields);
+}
+
+/* An administrator's "<initiator>:<value>". */
+static void memattr_test_parse_pair(struct kunit *test)
+{
+	unsigned int initiator = 7;
+	const char *value = NULL;
+	char buf[32];
+
+	KUNIT_ASSERT_EQ(test, 0, memattr_parse_pair("1:120ns\n", &initiator, &value));
+	KUNIT_EXPECT_EQ(test, 1u, initiator);
+	KUNIT_EXPECT_STREQ(test, "120ns\n", value);
+	KUNIT_ASSERT_EQ(test, 0, memattr_parse_pair("0:auto", &initiator, &value));
+	KUNIT_EXPECT_EQ(test, 0u, initiator);
+	KUNIT_EXPECT_STREQ(test, "auto", value);
+
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_pair("120", &initiator, &value));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_pair(":120", &initiator, &value));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_pair("x:120", &initiator, &value));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_pair("-1:120", &initiator, &value));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_pair("1 :120", &initiator, &value));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_pair("123456789:120", &initiator, &value));
+	snprintf(buf, sizeof(buf), "%d:1", MAX_NUMNODES);
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_parse_pair(buf, &initiator, &value));
+}
+
+/* A pair's value against the node's record: the higher source, else the pair. */
+static void memattr_test_pair_wins(struct kunit *test)
+{
+	/* firmware's pair beats firmware's best-initiator value */
+	KUNIT_EXPECT_TRUE(test, memattr_pair_wins(MEMATTR_SRC_HMAT, 150, MEMATTR_SRC_HMAT));
+	KUNIT_EXPECT_TRUE(test, memattr_pair_wins(MEMATTR_SRC_HMAT, 150, MEMATTR_NR_SOURCES));
+	/* memattr= or the administrator for the whole node beat firmware's pair */
+	KUNIT_EXPECT_FALSE(test, memattr_pair_wins(MEMATTR_SRC_HMAT, 150, MEMATTR_SRC_CMDLINE));
+	KUNIT_EXPECT_FALSE(test, memattr_pair_wins(MEMATTR_SRC_HMAT, 150, MEMATTR_SRC_ADMIN));
+	KUNIT_EXPECT_FALSE(test, memattr_pair_wins(MEMATTR_SRC_HMAT, 150, MEMATTR_SRC_CXL));
+	/* ...and an administrator's pair beats them again */
+	KUNIT_EXPECT_TRUE(test, memattr_pair_wins(MEMATTR_SRC_ADMIN, 150, MEMATTR_SRC_ADMIN));
+	KUNIT_EXPECT_TRUE(test, memattr_pair_wins(MEMATTR_SRC_CMDLINE, 150, MEMATTR_SRC_HMAT));
+	/* no pair value, or an unknown one: the record */
+	KUNIT_EXPECT_FALSE(test, memattr_pair_wins(MEMATTR_NR_SOURCES, 0, MEMATTR_SRC_HMAT));
+	KUNIT_EXPECT_FALSE(test, memattr_pair_wins(MEMATTR_SRC_ADMIN, 0, MEMATTR_SRC_HMAT));
+}
+
+/* Distances of a machine of four nodes, for memattr_pick_viewer(). */
+static int memattr_test_distance(int from, int to)
+{
+	static const int slit[4][4] = {
+		{ 10, 21, 17, 28 },
+		{ 21, 10, 28, 17 },
+		{ 17, 28, 10, 28 },
+		{ 28, 17, 28, 10 },
+	};
+
+	return slit[from][to];
+}
+
+static void memattr_test_pick_viewer(struct kunit *test)
+{
+	nodemask_t initiators = NODE_MASK_NONE;
+
+	if (MAX_NUMNODES < 4)
+		kunit_skip(test, "needs 4 node ids");
+	node_set(0, initiators);
+	node_set(1, initiators);
+
+	/* HMAT's local initiator first, for any node */
+	KUNIT_EXPECT_EQ(test, 1, memattr_pick_viewer(2, &initiators, 1,
+						     memattr_test_distance));
+	KUNIT_EXPECT_EQ(test, 0, memattr_pick_viewer(1, &initiators, 0,
+						     memattr_test_distance));
+	/* without it, an initiator sees for itself... */
+	KUNIT_EXPECT_EQ(test, 1, memattr_pick_viewer(1, &initiators, NUMA_NO_NODE,
+						     memattr_test_distance));
+	/* ...and a memory-only node through the nearest initiator */
+	KUNIT_EXPECT_EQ(test, 0, memattr_pick_viewer(2, &initiators, NUMA_NO_NODE,
+						     memattr_test_distance));
+	KUNIT_EXPECT_EQ(test, 1, memattr_pick_viewer(3, &initiators, NUMA_NO_NODE,
+						     memattr_test_distance));
+	/* equal distances: the lower id */
+	node_clear(0, initiators);
+	node_set(3, initiators);
+	KUNIT_EXPECT_EQ(test, 1, memattr_pick_viewer(2, &initiators, NUMA_NO_NODE,
+						     memattr_test_distance));
+	/* no initiator at all: the node itself */
+	nodes_clear(initiators);
+	KUNIT_EXPECT_EQ(test, 2, memattr_pick_viewer(2, &initiators, NUMA_NO_NODE,
+						     memattr_test_distance));
+}
+
+/* Winning source of a view's field, MEMATTR_NR_SOURCES if none; lock-free. */
+static enum memattr_source memattr_get_source_from(int initiator, int target,
+						   enum memattr_field field)
+{
+	enum memattr_source src = MEMATTR_NR_SOURCES;
+	struct memattr_view *view;
+
+	rcu_read_lock();
+	view = xa_load(&memattr_views, memattr_view_index(initiator, target));
+	if (view)
+		src = READ_ONCE(view->winner[field]);
+	rcu_read_unlock();
+	return src;
+}
+
+/*
+ * Drop what memattr_test_views() recorded for @target (views from 0 and 1,
+ * the record), published values included, so that a rerun finds it unused.
+ */
+static void memattr_test_drop_views(int target)
+{
+	unsigned long first = memattr_view_index(0, target);
+	struct memattr_view *views[2];
+	int field, src, i;
+
+	for (i = 0; i < 2; i++)
+		for (field = 0; field < MEMATTR_NR_PERF_FIELDS; field++)
+			for (src = 0; src < MEMATTR_NR_SOURCES; src++)
+				memattr_clear_from(i, target, field, src);
+	for (field = 0; field < MEMATTR_NR_FIELDS; field++)
+		for (src = 0; src < MEMATTR_NR_SOURCES; src++)
+			memattr_clear(target, field, src);
+	scoped_guard(mutex, &memattr_lock) {
+		views[0] = xa_erase(&memattr_views, first);
+		views[1] = xa_erase(&memattr_views, first + 1);
+		kfree(memattr_records[target]);
+		memattr_records[target] = NULL;
+	}
+	/* lockless readers may still hold the views */
+	synchronize_rcu();
+	kfree(views[0]);
+	kfree(views[1]);
+}
+
+/*
+ * The matrix end to end on the last node id as a target, seen from
+ * initiators 0 and 1: each pair has its own value and source, a pair no
+ * source describes shows the node's own value, and the usual precedence
+ * and "auto" hold per pair.
+ */
+static void memattr_test_views(struct kunit *test)
+{
+	struct access_coordinate hmat = {
+		.read_latency = 150, .write_latency = 160,
+		.read_bandwidth = 9000, .write_bandwidth = 8000,
+	};
+	int target = MAX_NUMNODES - 1;
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	if (MAX_NUMNODES < 4 || !node_possible(1))
+		kunit_skip(test, "needs 4 node ids and a possible node 1");
+	if (node_online(target) || memattr_records[target] ||
+	    xa_load(&memattr_views, memattr_view_index(0, target)) ||
+	    xa_load(&memattr_views, memattr_view_index(1, target)))
+		kunit_skip(test, "node %d is in use", target);
+
+	/* nothing known: 0, from anywhere */
+	KUNIT_EXPECT_EQ(test, 0u, memattr_get_from(0, target, MEMATTR_READ_LATENCY));
+	memattr_show_from(target, MEMATTR_READ_LATENCY, buf);
+	KUNIT_EXPECT_STREQ(test, "\n", buf);
+
+	memattr_set_initiator_perf(0, target, &hmat, MEMATTR_SRC_HMAT);
+	KUNIT_EXPECT_EQ(test, 150u, memattr_get_from(0, target, MEMATTR_READ_LATENCY));
+	KUNIT_EXPECT_EQ(test, 8000u, memattr_get_from(0, target, MEMATTR_WRITE_BANDWIDTH));
+	KUNIT_EXPECT_EQ(test, (int)MEMATTR_SRC_HMAT,
+			(int)memattr_get_source_from(0, target, MEMATTR_READ_LATENCY));
+	/* the view is not the record */
+	KUNIT_EXPECT_EQ(test, 0u, memattr_get(target, MEMATTR_READ_LATENCY));
+	/* initiator 1's view is unknown: the record's value stands in */
+	KUNIT_EXPECT_EQ(test, 0u, memattr_get_from(1, target, MEMATTR_READ_LATENCY));
+	KUNIT_EXPECT_EQ(test, 0, memattr_set(target, MEMATTR_READ_LATENCY, 120,
+					     MEMATTR_SRC_HMAT));
+	KUNIT_EXPECT_EQ(test, 120u, memattr_get_from(1, target, MEMATTR_READ_LATENCY));
+	KUNIT_EXPECT_EQ(test, 150u, memattr_get_from(0, target, MEMATTR_READ_LATENCY));
+	/* and so it does for the fields a view does not have */
+	KUNIT_EXPECT_EQ(test, 0, memattr_set(target, MEMATTR_POWER, 42, MEMATTR_SRC_DRIVER));
+	KUNIT_EXPECT_EQ(test, 42u, memattr_get_from(0, target, MEMATTR_POWER));
+
+	hmat.read_latency = 250;
+	memattr_set_initiator_perf(1, target, &hmat, MEMATTR_SRC_HMAT);
+	KUNIT_EXPECT_EQ(test, 250u, memattr_get_from(1, target, MEMATTR_READ_LATENCY));
+	KUNIT_EXPECT_EQ(test, 150u, memattr_get_from(0, target, MEMATTR_READ_LATENCY));
+	memattr_show_from(target, MEMATTR_READ_LATENCY, buf);
+	KUNIT_EXPECT_STREQ(test, "0:150 1:250\n", buf);
+
+	/* memattr= over HMAT, the administrator over both, per pair */
+	KUNIT_EXPECT_EQ(test, 0, memattr_set_from(1, target, MEMATTR_READ_LATENCY, 300,
+						  MEMATTR_SRC_CMDLINE));
+	KUNIT_EXPECT_EQ(test, 0, memattr_admin_write_from(target, MEMATTR_READ_LATENCY,
+							  "1:1us\n"));
+	KUNIT_EXPECT_EQ(test, 1000u, memattr_get_from(1, target, MEMATTR_READ_LATENCY));
+	KUNIT_EXPECT_EQ(test, (int)MEMATTR_SRC_ADMIN,
+			(int)memattr_get_source_from(1, target, MEMATTR_READ_LATENCY));
+	KUNIT_EXPECT_EQ(test, 150u, memattr_get_from(0, target, MEMATTR_READ_LATENCY));
+
+	/* bad writes change nothing */
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_admin_write_from(target, MEMATTR_READ_LATENCY,
+								"1:junk"));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_admin_write_from(target, MEMATTR_READ_LATENCY,
+								"1:2000000"));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_admin_write_from(target, MEMATTR_READ_LATENCY,
+								"1000"));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_admin_write_from(target, MEMATTR_POWER,
+								"1:5"));
+	KUNIT_EXPECT_EQ(test, 1000u, memattr_get_from(1, target, MEMATTR_READ_LATENCY));
+
+	/* "auto" drops the administrator's value of that pair only */
+	KUNIT_EXPECT_EQ(test, 0, memattr_admin_write_from(target, MEMATTR_READ_LATENCY,
+							  "1:auto"));
+	KUNIT_EXPECT_EQ(test, 300u, memattr_get_from(1, target, MEMATTR_READ_LATENCY));
+	KUNIT_EXPECT_EQ(test, (int)MEMATTR_SRC_CMDLINE,
+			(int)memattr_get_source_from(1, target, MEMATTR_READ_LATENCY));
+	KUNIT_EXPECT_EQ(test, 0, memattr_clear_from(1, target, MEMATTR_READ_LATENCY,
+						    MEMATTR_SRC_CMDLINE));
+	KUNIT_EXPECT_EQ(test, 250u, memattr_get_from(1, target, MEMATTR_READ_LATENCY));
+
+	/* HMAT giving 0 (unknown) drops its value of the pair */
+	memattr_set_initiator_perf(1, target, &(struct access_coordinate){},
+				   MEMATTR_SRC_HMAT);
+	KUNIT_EXPECT_EQ(test, 120u, memattr_get_from(1, target, MEMATTR_READ_LATENCY));
+	KUNIT_EXPECT_EQ(test, (int)MEMATTR_NR_SOURCES,
+			(int)memattr_get_source_from(1, target, MEMATTR_READ_LATENCY));
+	memattr_show_from(target, MEMATTR_READ_LATENCY, buf);
+	KUNIT_EXPECT_STREQ(test, "0:150\n", buf);
+
+	/* bounds */
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_set_from(-1, target, MEMATTR_READ_LATENCY, 1,
+							MEMATTR_SRC_ADMIN));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_set_from(MAX_NUMNODES, target,
+							MEMATTR_READ_LATENCY, 1,
+							MEMATTR_SRC_ADMIN));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_set_from(0, target, MEMATTR_SPECIAL, 1,
+							MEMATTR_SRC_ADMIN));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_set_from(0, target, MEMATTR_READ_LATENCY,
+							MEMATTR_MAX_LATENCY + 1,
+							MEMATTR_SRC_ADMIN));
+	KUNIT_EXPECT_EQ(test, -EINVAL, memattr_clear_from(0, target, MEMATTR_READ_LATENCY,
+							  MEMATTR_NR_SOURCES));
+	KUNIT_EXPECT_EQ(test, -EINVAL, (int)memattr_show_from(target, MEMATTR_POWER, buf));
+
+	memattr_test_drop_views(target);
+}
+
 static void memattr_test_api_bounds(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, 0u, memattr_get(-1, MEMATTR_POWER));
@@ -428,6 +706,10 @@ static struct kunit_case memattr_parse_test_cases[] = {
 	KUNIT_CASE(memattr_test_param_valid),
 	KUNIT_CASE(memattr_test_param_bad_items),
 	KUNIT_CASE(memattr_test_param_bad_nodes),
+	KUNIT_CASE(memattr_test_param_from),
+	KUNIT_CASE(memattr_test_parse_pair),
+	KUNIT_CASE(memattr_test_pick_viewer),
+	KUNIT_CASE(memattr_test_pair_wins),
 	{}
 };
 
@@ -441,6 +723,7 @@ static struct kunit_case memattr_record_test_cases[] = {
 	KUNIT_CASE(memattr_test_admin_auto),
 	KUNIT_CASE(memattr_test_firmware_sources),
 	KUNIT_CASE(memattr_test_special_keeps_ordinary),
+	KUNIT_CASE(memattr_test_views),
 	KUNIT_CASE(memattr_test_api_bounds),
 	{}
 };

@@ -232,6 +232,59 @@ static void performance_ties_and_unknowns(struct kunit *test)
 	expect_order(test, &c, true, want_b, 4);
 }
 
+/*
+ * HMAT's matrix, on the last four node ids: sockets A and B, a CXL-like
+ * node behind A (near for A, far for B) and an HBM-like node near B. Each
+ * socket's list follows what that socket sees (the best initiator's values,
+ * 90 ns for the HBM-like node, would put it right after A in A's list).
+ * Leaves empty views behind: views are never freed.
+ */
+static void performance_follows_each_initiators_view(struct kunit *test)
+{
+	static const u32 from_a[] = { 100, 180, 150, 220 };
+	static const u32 from_b[] = { 180, 100, 250, 90 };
+	int a = MAX_NUMNODES - 4, b = a + 1, cxl = a + 2, hbm = a + 3, i;
+	nodemask_t nodes = NODE_MASK_NONE;
+	u32 *latency, *bandwidth;
+	struct order_case c;
+
+	needs_nodes(test, 8);
+	for (i = a; i < a + 4; i++) {
+		if (node_online(i))
+			kunit_skip(test, "node %d is in use", i);
+		node_set(i, nodes);
+	}
+	latency = kunit_kcalloc(test, MAX_NUMNODES, sizeof(*latency), GFP_KERNEL);
+	bandwidth = kunit_kcalloc(test, MAX_NUMNODES, sizeof(*bandwidth), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, latency);
+	KUNIT_ASSERT_NOT_NULL(test, bandwidth);
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_EQ(test, 0, memattr_set_from(a, a + i, MEMATTR_READ_LATENCY,
+							  from_a[i], MEMATTR_SRC_HMAT));
+		KUNIT_EXPECT_EQ(test, 0, memattr_set_from(b, a + i, MEMATTR_READ_LATENCY,
+							  from_b[i], MEMATTR_SRC_HMAT));
+	}
+
+	memattr_view_perf(a, &nodes, latency, bandwidth);
+	init_case(&c, a, (int[]){ a, b, cxl, hbm }, 4);
+	c.in.mode = MEMATTR_ORDER_PERFORMANCE;
+	c.in.latency = latency;
+	c.in.bandwidth = bandwidth;
+	expect_order(test, &c, true, (int[]){ a, cxl, b, hbm }, 4);
+
+	memattr_view_perf(b, &nodes, latency, bandwidth);
+	init_case(&c, b, (int[]){ b, a, hbm, cxl }, 4);
+	c.in.mode = MEMATTR_ORDER_PERFORMANCE;
+	c.in.latency = latency;
+	c.in.bandwidth = bandwidth;
+	expect_order(test, &c, true, (int[]){ b, hbm, a, cxl }, 4);
+
+	for (i = 0; i < 4; i++) {
+		memattr_clear_from(a, a + i, MEMATTR_READ_LATENCY, MEMATTR_SRC_HMAT);
+		memattr_clear_from(b, a + i, MEMATTR_READ_LATENCY, MEMATTR_SRC_HMAT);
+	}
+}
+
 /* A memoryless CPU node is not in its own list: nothing is pinned first. */
 static void memoryless_local_sorts_everything(struct kunit *test)
 {
@@ -379,6 +432,7 @@ static struct kunit_case memattr_policy_cases[] = {
 	KUNIT_CASE(prefix_ignores_local_and_absent_nodes),
 	KUNIT_CASE(performance_orders_by_latency),
 	KUNIT_CASE(performance_ties_and_unknowns),
+	KUNIT_CASE(performance_follows_each_initiators_view),
 	KUNIT_CASE(memoryless_local_sorts_everything),
 	KUNIT_CASE(two_nodes_special_left_out),
 	KUNIT_CASE(no_ordinary_memory_keeps_special_last),
