@@ -45,6 +45,8 @@ enum option_id {
 	OPT_BIND,
 	OPT_PREFERRED,
 	OPT_INTERLEAVE,
+	OPT_FROM,
+	OPT_CPUNODEBIND,
 };
 
 /* One command line option. */
@@ -71,6 +73,8 @@ static const struct option_desc options[] = {
 	{ "bind",		OPT_BIND,		false,	CMD_EXEC },
 	{ "preferred",		OPT_PREFERRED,		false,	CMD_EXEC },
 	{ "interleave",		OPT_INTERLEAVE,		false,	CMD_EXEC },
+	{ "from",		OPT_FROM,		true,	CMD_SHOW },
+	{ "cpunodebind",	OPT_CPUNODEBIND,	true,	CMD_CHOOSE },
 };
 
 /* The parsed command line. */
@@ -81,10 +85,12 @@ struct invocation {
 	int mode;			/* exec: MPOL_* */
 	int nr_modes;			/* exec: policy options given */
 	char **cmd_argv;		/* exec: CMD ARGS..., NULL-terminated */
+	int from;			/* show: the initiator's view, or -1 */
+	int cpunode;			/* select, exec: the CPUs' node, or -1 */
 };
 
 static const char help_text[] =
-"Usage: memattr [show] [--json]\n"
+"Usage: memattr [show] [--json] [--from NODE]\n"
 "       memattr select CRITERIA...\n"
 "       memattr exec CRITERIA... [--bind|--preferred|--interleave]\n"
 "                    -- CMD [ARGS...]\n"
@@ -101,6 +107,9 @@ static const char help_text[] =
 "                  order; '-' means unknown, '*' marks HMAT access class 1\n"
 "                  values shown for a node without a memattr record\n"
 "    --json        print a JSON document instead (schema: memattr(8))\n"
+"    --from NODE   latency and bandwidth as NODE's CPUs see them (the\n"
+"                  kernel's nodeN/memattr/<field>_from), not the best\n"
+"                  initiator's\n"
 "  select          print the matching nodes that have memory, best first,\n"
 "                  as comma-separated node ids in rank order, e.g. \"2,0\"\n"
 "  exec            set the memory policy for the matching nodes with\n"
@@ -128,9 +137,12 @@ static const char help_text[] =
 "                         first\n"
 "Then:\n"
 "  --count K              keep only the first K nodes\n"
-"Latency and bandwidth are the node's memattr record, or, on a node without\n"
-"one, its HMAT access class 1 (best CPU initiator) values. Numbers are\n"
-"positive decimal integers; OPTION=VALUE works too.\n"
+"  --cpunodebind NODE     rank for NODE's CPUs; exec runs CMD on them\n"
+"Latency and bandwidth are what the node the command runs on sees\n"
+"(--cpunodebind, else the calling CPU's node): the memattr record's view\n"
+"from that node where the kernel gives one, else the record, or, on a node\n"
+"without one, its HMAT access class 1 (best CPU initiator) values. Numbers\n"
+"are positive decimal integers (node ids may be 0); OPTION=VALUE works too.\n"
 "\n"
 "Exit status: 0 success; 1 nothing matched (select) or a runtime error;\n"
 "2 bad usage, or nothing matched for exec; 126/127 CMD could not be run.\n"
@@ -207,6 +219,16 @@ static int set_numeric_option(const struct option_desc *opt,
 	uint64_t val;
 	int ret;
 
+	if (opt->id == OPT_FROM || opt->id == OPT_CPUNODEBIND) {
+		if (parse_u64(arg, &val) || val >= MEMATTR_MAX_NODES)
+			return usage_error("--%s: '%s' is not a node id",
+					   opt->name, arg);
+		if (opt->id == OPT_FROM)
+			inv->from = val;
+		else
+			inv->cpunode = val;
+		return 0;
+	}
 	ret = parse_positive(opt->name, arg, &val);
 	if (ret)
 		return ret;
@@ -355,6 +377,8 @@ static int parse_args(int argc, char **argv, struct invocation *inv)
 
 	memset(inv, 0, sizeof(*inv));
 	inv->command = CMD_SHOW;
+	inv->from = -1;
+	inv->cpunode = -1;
 	inv->mode = MPOL_BIND;
 	if (pos < argc && argv[pos][0] != '-') {
 		ret = parse_command(argv[pos++], inv);
@@ -392,23 +416,44 @@ static int find_local_node(const struct memattr_topology *topo)
 	return index;
 }
 
-/*
- * Select nodes for `select` and `exec`. Returns the number selected (0 if
- * none matches) or -1 after reporting a runtime error.
- */
-static int choose_nodes(const struct memattr_topology *topo,
-			const struct memattr_criteria *crit, int *selected)
+/* Index of --@name's online node @id, or -1 after reporting it. */
+static int named_node(const struct memattr_topology *topo, const char *name,
+		      int id, bool needs_cpus)
 {
-	int local_index = -1;
+	int index = topology_index(topo, id);
 
-	if (criteria_needs_local(crit)) {
-		local_index = find_local_node(topo);
-		if (local_index < 0) {
-			fputs("memattr: --local: cannot tell the calling CPU's node\n",
-			      stderr);
+	if (index < 0)
+		fprintf(stderr, "memattr: --%s: node %d is not online\n", name, id);
+	else if (needs_cpus && !*topo->nodes[index].cpus)
+		fprintf(stderr, "memattr: --%s: node %d has no CPUs\n", name, id);
+	else
+		return index;
+	return -1;
+}
+
+/*
+ * Select nodes for `select` and `exec`, ranked for the node the command
+ * runs on: --cpunodebind's, else the calling CPU's. Returns the number
+ * selected (0 if none matches) or -1 after reporting a runtime error.
+ */
+static int choose_nodes(struct memattr_topology *topo,
+			const struct invocation *inv, int *selected)
+{
+	const struct memattr_criteria *crit = &inv->crit;
+	int local_index = find_local_node(topo);
+
+	if (inv->cpunode >= 0) {
+		local_index = named_node(topo, "cpunodebind", inv->cpunode, true);
+		if (local_index < 0)
 			return -1;
-		}
 	}
+	if (local_index < 0 && criteria_needs_local(crit)) {
+		fputs("memattr: --local: cannot tell the calling CPU's node\n",
+		      stderr);
+		return -1;
+	}
+	if (local_index >= 0)
+		topology_apply_view(topo, topo->nodes[local_index].id);
 	return select_nodes(topo, crit, local_index, selected);
 }
 
@@ -417,10 +462,10 @@ static void report_no_match(void)
 	fputs("memattr: no node with memory matches the criteria\n", stderr);
 }
 
-static int run_select(const struct memattr_topology *topo,
+static int run_select(struct memattr_topology *topo,
 		      const struct invocation *inv, int *selected)
 {
-	int nr = choose_nodes(topo, &inv->crit, selected);
+	int nr = choose_nodes(topo, inv, selected);
 	int i;
 
 	if (nr < 0)
@@ -467,10 +512,30 @@ static int apply_policy(int mode, const struct memattr_topology *topo,
 	return MEMATTR_EXIT_FAILURE;
 }
 
-static int run_exec(const struct memattr_topology *topo,
+/* Run on the CPUs of --cpunodebind's node; 0 or an exit status. */
+static int bind_cpus(const struct memattr_topology *topo, int cpunode)
+{
+	const struct memattr_node *node;
+	cpu_set_t cpus;
+	int cpu;
+
+	if (cpunode < 0)
+		return 0;
+	node = &topo->nodes[topology_index(topo, cpunode)];
+	CPU_ZERO(&cpus);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (id_list_contains(node->cpus, cpu))
+			CPU_SET(cpu, &cpus);
+	if (!sched_setaffinity(0, sizeof(cpus), &cpus))
+		return 0;
+	fprintf(stderr, "memattr: sched_setaffinity: %s\n", strerror(errno));
+	return MEMATTR_EXIT_FAILURE;
+}
+
+static int run_exec(struct memattr_topology *topo,
 		    const struct invocation *inv, int *selected)
 {
-	int nr = choose_nodes(topo, &inv->crit, selected);
+	int nr = choose_nodes(topo, inv, selected);
 	int ret;
 
 	if (nr < 0)
@@ -480,6 +545,8 @@ static int run_exec(const struct memattr_topology *topo,
 		return MEMATTR_EXIT_USAGE;
 	}
 	ret = apply_policy(inv->mode, topo, selected, nr);
+	if (!ret)
+		ret = bind_cpus(topo, inv->cpunode);
 	if (ret)
 		return ret;
 	execvp(inv->cmd_argv[0], inv->cmd_argv);
@@ -489,9 +556,14 @@ static int run_exec(const struct memattr_topology *topo,
 				 MEMATTR_EXIT_CANNOT_RUN;
 }
 
-static int run_show(const struct memattr_topology *topo,
+static int run_show(struct memattr_topology *topo,
 		    const struct invocation *inv)
 {
+	if (inv->from >= 0) {
+		if (named_node(topo, "from", inv->from, false) < 0)
+			return MEMATTR_EXIT_FAILURE;
+		topology_apply_view(topo, inv->from);
+	}
 	if (inv->json)
 		show_json(topo, stdout);
 	else
@@ -499,7 +571,7 @@ static int run_show(const struct memattr_topology *topo,
 	return fflush(stdout) ? MEMATTR_EXIT_FAILURE : 0;
 }
 
-static int run(const struct memattr_topology *topo,
+static int run(struct memattr_topology *topo,
 	       const struct invocation *inv)
 {
 	int *selected;

@@ -59,6 +59,12 @@ enum memattr_perf_source {
 	MEMATTR_PERF_ACCESS1,		/* nodeN/access1/initiators/ (HMAT) */
 };
 
+/* One initiator's view of a node: nodeN/memattr/<field>_from. */
+struct memattr_view {
+	int initiator;			/* node id of the initiator */
+	struct memattr_perf perf;	/* 0 where the file lists no pair */
+};
+
 /* What sysfs says about one online node. */
 struct memattr_node {
 	int id;				/* node id */
@@ -78,6 +84,8 @@ struct memattr_node {
 	int nr_distance;		/* entries in @distance */
 	int *fallback;			/* effective fallback order */
 	int nr_fallback;		/* entries in @fallback, -1: no file */
+	struct memattr_view *views;	/* the node seen from each initiator */
+	int nr_views;			/* entries in @views */
 };
 
 /* Every online node, as read from sysfs once. */
@@ -87,6 +95,8 @@ struct memattr_topology {
 	bool has_records;		/* some node has a memattr/ directory */
 	bool has_special_list;		/* node/special exists */
 	struct nodemask special;	/* node/special */
+	int from;			/* record values are the view from this
+					 * node (topology_apply_view()), or -1 */
 };
 
 /* sysfs.c: reading files under $MEMATTR_SYSFS_ROOT */
@@ -107,6 +117,7 @@ int topology_load(struct memattr_topology *topo);
 void topology_free(struct memattr_topology *topo);
 int topology_index(const struct memattr_topology *topo, int id);
 int topology_node_of_cpu(const struct memattr_topology *topo, int cpu);
+void topology_apply_view(struct memattr_topology *topo, int initiator);
 enum memattr_perf_source node_perf_source(const struct memattr_node *node);
 const struct memattr_perf *node_perf(const struct memattr_node *node);
 

@@ -185,6 +185,9 @@ static void print_distance_table(const struct memattr_topology *topo,
  */
 void show_table(const struct memattr_topology *topo, FILE *out)
 {
+	if (topo->from >= 0)
+		fprintf(out, "latency and bandwidth as seen from node %d:\n",
+			topo->from);
 	print_attribute_table(topo, out);
 	print_record_note(topo, out);
 	fputs("\nnode distances and fallback order:\n", out);
@@ -392,6 +395,7 @@ void show_json(const struct memattr_topology *topo, FILE *out)
 	json_open(&json, '{');
 	json_number(&json, "version", MEMATTR_JSON_VERSION, true);
 	json_bool(&json, "memattr", topo->has_records);
+	json_number(&json, "from", topo->from, topo->from >= 0);
 	json_special_nodes(&json, topo);
 	json_key(&json, "nodes");
 	json_open(&json, '[');

@@ -275,6 +275,45 @@ else
 	echo "# SKIP select --local: needs taskset and CPUs 0 and 1"
 fi
 
+# ---- the view from each initiator (nodeN/memattr/<field>_from) ----
+
+# Node 2 (persistent) sits behind CPU node 1: 100 ns from there, 300 from
+# node 0. Node 1 sees node 0 at 150 ns; node 3 has no record (access1).
+views=$tmp/views
+make_patched_tree "$views"
+vdir=$views/sys/devices/system/node
+put "$vdir/node0/memattr/read_latency_from" "0:80 1:150"
+put "$vdir/node1/memattr/read_latency_from" "0:150 1:120"
+put "$vdir/node2/memattr/read_latency_from" "0:300 1:100"
+put "$vdir/node2/memattr/read_bandwidth_from" "0:16000 1:40000"
+expect_select "$views" "3,2,1,0" --cpunodebind 1 --lowest-latency
+expect_select "$views" "3,0,1,2" --cpunodebind=0 --lowest-latency
+expect_select "$views" "3,2" --cpunodebind 1 --highest-bandwidth --count 2
+expect_select "$views" "2,3" --cpunodebind 1 --max-latency 100
+run "$views" show --from 1 --json
+check_eq "show --from 1 exits 0" 0 "$rc"
+check_eq "json from" 1 "$(jq -c .from <<<"$out")"
+check_eq "json node 2 from node 1" 100 \
+	"$(jq -c '.nodes[] | select(.id == 2) | .read_latency_ns' <<<"$out")"
+check_eq "json node 0 from node 1" 150 \
+	"$(jq -c '.nodes[] | select(.id == 0) | .read_latency_ns' <<<"$out")"
+check_eq "json node 2 write latency: no pair, the record's" 900 \
+	"$(jq -c '.nodes[] | select(.id == 2) | .write_latency_ns' <<<"$out")"
+run "$views" show --json
+check_eq "json from without --from" null "$(jq -c .from <<<"$out")"
+check_eq "json node 2 without --from" 300 \
+	"$(jq -c '.nodes[] | select(.id == 2) | .read_latency_ns' <<<"$out")"
+run "$views" show --from 1
+check_eq "show --from 1 names the node" "latency and bandwidth as seen from node 1:" \
+	"$(head -1 <<<"$out")"
+expect_rc "$views" 1 show --from 7
+expect_rc "$views" 1 select --cpunodebind 2 --lowest-latency
+expect_rc "$views" 1 select --cpunodebind 9
+expect_rc "$views" 2 select --cpunodebind x
+expect_rc "$views" 2 select --cpunodebind 1024
+expect_rc "$views" 2 show --cpunodebind 1
+expect_rc "$views" 2 select --from 1
+
 # ---- exec (policies are set for real on the host: node 0 exists) ----
 
 maps_policy='grep -m1 -oE "(bind|prefer( \(many\))?|interleave):[0-9,-]+" /proc/self/numa_maps'

@@ -5,6 +5,7 @@
  * kernel does not have (no HMAT, no memattr patches) are simply unknown.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,6 +100,65 @@ static void load_access1(struct memattr_node *node)
 		load_perf(&node->access1, node->id, "access1/initiators");
 }
 
+/* The view of @node from @initiator, added if it is not there yet. */
+static struct memattr_view *node_view(struct memattr_node *node, int initiator)
+{
+	struct memattr_view *views;
+	int i;
+
+	for (i = 0; i < node->nr_views; i++)
+		if (node->views[i].initiator == initiator)
+			return &node->views[i];
+	views = realloc(node->views, (node->nr_views + 1) * sizeof(*views));
+	if (!views)
+		return NULL;
+	node->views = views;
+	views += node->nr_views++;
+	memset(views, 0, sizeof(*views));
+	views->initiator = initiator;
+	return views;
+}
+
+/*
+ * Read nodeN/memattr/<field>_from ("0:150 1:250") into the node's views;
+ * a kernel without the files leaves none, a malformed pair is skipped.
+ */
+static void load_views(struct memattr_node *node)
+{
+	static const struct {
+		const char *file;
+		size_t offset;
+	} fields[] = {
+		{ "read_latency_from", offsetof(struct memattr_perf, read_latency) },
+		{ "write_latency_from", offsetof(struct memattr_perf, write_latency) },
+		{ "read_bandwidth_from", offsetof(struct memattr_perf, read_bandwidth) },
+		{ "write_bandwidth_from", offsetof(struct memattr_perf, write_bandwidth) },
+	};
+	struct memattr_view *view;
+	char *str, *tok, *save, *colon;
+	uint64_t initiator, val;
+	size_t f;
+
+	for (f = 0; f < ARRAY_SIZE(fields); f++) {
+		str = sysfs_read(NODE_DIR "/node%d/memattr/%s", node->id,
+				 fields[f].file);
+		for (tok = str ? strtok_r(str, " \n", &save) : NULL; tok;
+		     tok = strtok_r(NULL, " \n", &save)) {
+			colon = strchr(tok, ':');
+			if (!colon)
+				continue;
+			*colon = '\0';
+			if (parse_u64(tok, &initiator) || parse_u64(colon + 1, &val) ||
+			    initiator >= MEMATTR_MAX_NODES)
+				continue;
+			view = node_view(node, initiator);
+			if (view)
+				*(uint64_t *)((char *)&view->perf + fields[f].offset) = val;
+		}
+		free(str);
+	}
+}
+
 /* Parse a row file into an array; -1 entries if the file is absent. */
 static void load_row(int id, const char *name, int **row, int *nr)
 {
@@ -131,6 +191,7 @@ static void load_node(struct memattr_node *node, int id,
 	if (node->nr_distance < 0)
 		node->nr_distance = 0;
 	load_row(id, "memattr/fallback", &node->fallback, &node->nr_fallback);
+	load_views(node);
 }
 
 /* Set memory_tier of the nodes that memory_tierT/nodelist names. */
@@ -188,6 +249,7 @@ int topology_load(struct memattr_topology *topo)
 	int node, nr = 0, ret;
 
 	memset(topo, 0, sizeof(*topo));
+	topo->from = -1;
 	ret = read_nodemask(&online, NODE_DIR "/online");
 	if (ret)
 		return ret;
@@ -218,6 +280,7 @@ void topology_free(struct memattr_topology *topo)
 		free(topo->nodes[i].cpus);
 		free(topo->nodes[i].distance);
 		free(topo->nodes[i].fallback);
+		free(topo->nodes[i].views);
 	}
 	free(topo->nodes);
 	memset(topo, 0, sizeof(*topo));
@@ -243,6 +306,44 @@ int topology_node_of_cpu(const struct memattr_topology *topo, int cpu)
 		if (id_list_contains(topo->nodes[i].cpus, cpu))
 			return i;
 	return -1;
+}
+
+/* Replace the known values of @perf with those @view gives. */
+static void perf_overlay(struct memattr_perf *perf,
+			 const struct memattr_perf *view)
+{
+	if (view->read_latency)
+		perf->read_latency = view->read_latency;
+	if (view->write_latency)
+		perf->write_latency = view->write_latency;
+	if (view->read_bandwidth)
+		perf->read_bandwidth = view->read_bandwidth;
+	if (view->write_bandwidth)
+		perf->write_bandwidth = view->write_bandwidth;
+}
+
+/**
+ * topology_apply_view() - make every record show what one node's CPUs see
+ * @topo: the nodes, as loaded
+ * @initiator: node id of the initiator
+ *
+ * Each node's record performance becomes its view from @initiator where
+ * the kernel gives one (a pair of HMAT's matrix, memattr=, the
+ * administrator), as the kernel's performance fallback order sees it;
+ * pairs it does not give keep the node's own values.
+ */
+void topology_apply_view(struct memattr_topology *topo, int initiator)
+{
+	struct memattr_node *node;
+	int i, v;
+
+	topo->from = initiator;
+	for (i = 0; i < topo->nr_nodes; i++) {
+		node = &topo->nodes[i];
+		for (v = 0; node->has_record && v < node->nr_views; v++)
+			if (node->views[v].initiator == initiator)
+				perf_overlay(&node->record, &node->views[v].perf);
+	}
 }
 
 /*
