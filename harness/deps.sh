@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(linux-source-6.12 qemu-system-x86 busybox-static ccache libnuma-dev
 	  gcc make flex bison bc libelf-dev libssl-dev cpio gzip xz-utils
 	  python3 perl patch rsync jq kmod git gnuplot-nox
-	  sysbench numactl)
+	  sysbench numactl hwloc-nox)
 
 missing=()
 for p in "${packages[@]}"; do

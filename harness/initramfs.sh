@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build the base initramfs: busybox-static, the guest init, the memattr tool
-# and the statically linked selftests (build/initramfs.cpio.gz); and, for
+# Build the base initramfs: busybox-static, the guest init, the memattr tool,
+# the statically linked selftests and Debian's lstopo-no-graphics (dynamic,
+# with its libraries: 3.5 MB) (build/initramfs.cpio.gz); and, for
 # the tiering benchmark only, a second part with two Debian programs as
 # they are packaged, dynamic, with the libraries ldd names at the same
 # paths (build/initramfs-bench.cpio.gz: sysbench, numactl's migratepages;
@@ -18,6 +19,34 @@ if [ ! -x "$gen" ] || [ "$MA_BASE/usr/gen_init_cpio.c" -nt "$gen" ]; then
 	mkdir -p "$(dirname "$gen")"
 	gcc -O2 -o "$gen" "$MA_BASE/usr/gen_init_cpio.c" || die "cannot build gen_init_cpio"
 fi
+
+# gen_init_cpio lines for Debian's dynamic programs @2.. at /memattr/bin,
+# with the libraries ldd names at their own paths; @1 names the variable
+# holding the directories and files listed so far (" / " to start).
+dynamic_programs() {
+	local -n seen=$1
+	local prog p lib d parts
+	shift
+	for prog in "$@"; do
+		p=$(command -v "$prog") || die "$prog not found: run harness/deps.sh"
+		echo "file /memattr/bin/$prog $p 0755 0 0"
+		for lib in $(ldd "$p" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
+			d=$(dirname "$lib") parts=""
+			while [ "$d" != / ]; do
+				parts="$d $parts"
+				d=$(dirname "$d")
+			done
+			for d in $parts; do
+				[[ "$seen" == *" $d "* ]] && continue
+				seen+="$d "
+				echo "dir $d 0755 0 0"
+			done
+			[[ "$seen" == *" $lib "* ]] && continue
+			seen+="$lib "
+			echo "file $lib $(readlink -f "$lib") 0755 0 0"
+		done
+	done
+}
 
 list=$MA_BUILD/initramfs.list
 {
@@ -37,6 +66,9 @@ list=$MA_BUILD/initramfs.list
 	for f in "$MA_BUILD"/selftests/*; do
 		[ -f "$f" ] && [ -x "$f" ] && echo "file /memattr/selftests/${f##*/} $f 0755 0 0"
 	done
+	# hwloc, whose view of the nodes the views selftest compares with ours
+	base_dirs=" / /bin /sbin /dev /proc /sys /tmp /memattr /memattr/bin /memattr/selftests "
+	dynamic_programs base_dirs lstopo-no-graphics
 } >"$list.new"
 out=$MA_BUILD/initramfs.cpio.gz
 "$gen" "$list.new" | gzip -1 >"$out.tmp"
@@ -45,27 +77,7 @@ mv "$list.new" "$list"
 
 # The benchmark's part: appended by harness/vm --bench-programs.
 dirs=" / "
-{
-	for prog in sysbench migratepages; do
-		p=$(command -v $prog) || die "$prog not found: run harness/deps.sh"
-		echo "file /memattr/bin/$prog $p 0755 0 0"
-		for lib in $(ldd "$p" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
-			d=$(dirname "$lib") parts=""
-			while [ "$d" != / ]; do
-				parts="$d $parts"
-				d=$(dirname "$d")
-			done
-			for d in $parts; do
-				[[ "$dirs" == *" $d "* ]] && continue
-				dirs+="$d "
-				echo "dir $d 0755 0 0"
-			done
-			[[ "$dirs" == *" $lib "* ]] && continue
-			dirs+="$lib "
-			echo "file $lib $(readlink -f "$lib") 0755 0 0"
-		done
-	done
-} >"$list-bench.new"
+dynamic_programs dirs sysbench migratepages >"$list-bench.new"
 out=$MA_BUILD/initramfs-bench.cpio.gz
 "$gen" "$list-bench.new" | gzip -1 >"$out.tmp"
 mv "$out.tmp" "$out"

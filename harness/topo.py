@@ -81,6 +81,7 @@ class Topology:
         self.hmat = {}          # (initiator, target) -> {type: value}
         self.caches = []        # dicts
         self.memattr = {}       # nid -> {field: value}
+        self.memattr_from = {}  # (initiator, target) -> {field: value}
         self.applied = set()    # (nid, field) given only by "cmdline" words
         self.cmdline = []       # raw extra kernel words
         self.nvdimms = {}       # nid -> {'size', 'where'}: NVDIMM, its own node
@@ -169,6 +170,9 @@ class Topology:
         """memattr NODE field[=value]...: a boot-parameter entry the kernel must honour."""
         if len(args) < 2:
             raise TopologyError(f'{where}: memattr NODE FIELD[=VALUE]...')
+        if '@' in args[0]:
+            self.memattr_view(args, where)
+            return
         nid = parse_int(args[0], where, 'node')
         kv = keyvals(args[1:], where, MEMATTR_FIELDS)
         rec = self.memattr.setdefault(nid, {})
@@ -176,6 +180,15 @@ class Topology:
             if f in ('persistent', 'special') and v is None:
                 v = '1'
             rec[f] = parse_int(v, where, f)
+
+    def memattr_view(self, args, where):
+        """memattr TARGET@INITIATOR field=value...: the view from one initiator."""
+        targ, _, init = args[0].partition('@')
+        key = (parse_int(init, where, 'initiator'), parse_int(targ, where, 'node'))
+        kv = keyvals(args[1:], where, MEMATTR_FIELDS[:4])
+        rec = self.memattr_from.setdefault(key, {})
+        for f, v in kv.items():
+            rec[f] = parse_int(v or '', where, f)
 
     def kw_applied(self, args, where):
         """applied NODE field[=value]...: what the kernel must apply from the
@@ -267,6 +280,10 @@ class Topology:
         for n in self.memattr:
             if n not in self.nodes:
                 raise TopologyError(f'{p}: memattr names unknown node {n}')
+        for (i, t) in self.memattr_from:
+            if t not in self.boot_nodes() or i not in self.nodes or not self.nodes[i]['cpus']:
+                raise TopologyError(f'{p}: memattr {t}@{i}: the target must be online at '
+                                    'boot and the initiator a node with cpus')
         self.validate_firmware()
 
     def validate_firmware(self):
@@ -441,6 +458,8 @@ class Topology:
             items = [f'{f}={v}' for f, v in rec.items() if (n, f) not in self.applied]
             if items:
                 words.append(f'memattr={n}:' + ','.join(items))
+        for (i, t), rec in sorted(self.memattr_from.items()):
+            words.append(f'memattr={t}@{i}:' + ','.join(f'{f}={v}' for f, v in rec.items()))
         return words + self.cmdline
 
     def expect(self):
@@ -470,12 +489,21 @@ class Topology:
                        f' write_latency {vals["write-latency"]}'
                        f' read_bandwidth {vals["read-bandwidth"] >> 20}'
                        f' write_bandwidth {vals["write-bandwidth"] >> 20}')
+        # Every pair HMAT describes: the view of each target from each initiator.
+        for (i, t), vals in sorted(self.hmat.items()):
+            out.append(f'view {i} {t}'
+                       f' read_latency {vals["read-latency"]}'
+                       f' write_latency {vals["write-latency"]}'
+                       f' read_bandwidth {vals["read-bandwidth"] >> 20}'
+                       f' write_bandwidth {vals["write-bandwidth"] >> 20}')
         for c in self.caches:
             out.append(f'cache {c["node"]} level {c["level"]} size {c["size"]}'
                        f' line_size {c["line"]} indexing {ASSOC[c["associativity"]]}'
                        f' write_policy {POLICY[c["policy"]]}')
         for n, rec in sorted(self.memattr.items()):
             out.append(f'memattr {n} ' + ' '.join(f'{f} {v}' for f, v in rec.items()))
+        for (i, t), rec in sorted(self.memattr_from.items()):
+            out.append(f'memattr_from {i} {t} ' + ' '.join(f'{f} {v}' for f, v in rec.items()))
         for n, nv in sorted(self.nvdimms.items()):
             out.append(f'nvdimm {n} size {nv["size"]}')
         for n in sorted(self.efi_sp):

@@ -228,18 +228,46 @@ static unsigned long long topo_perf(int nid, int ma, int access)
 	return n->has_access ? n->access[access] : 0;
 }
 
-/* Is @a better than @b by the topology's numbers (latency, then bandwidth)? */
-static bool perf_better(int a, int b)
+/*
+ * The node whose view orders @local's list, as documented: its HMAT
+ * initiator (itself for a node with CPUs), else @local if it has CPUs,
+ * else the nearest node with CPUs.
+ */
+static int viewer_of(int local)
 {
-	unsigned long long la = topo_perf(a, TOPO_MA_READ_LATENCY, TOPO_READ_LATENCY);
-	unsigned long long lb = topo_perf(b, TOPO_MA_READ_LATENCY, TOPO_READ_LATENCY);
+	int n, best = -1;
+
+	if (topo.hmat && topo.node[local].initiator >= 0)
+		return topo.node[local].initiator;
+	if (topo_has_cpus(local))
+		return local;
+	for (n = 0; n < topo.nr_nodes; n++)
+		if (topo_has_cpus(n) && (best < 0 || topo.node[local].distance[n] <
+						     topo.node[local].distance[best]))
+			best = n;
+	return best < 0 ? local : best;
+}
+
+/* What @local's list is ordered by for node @nid: its viewer's view. */
+static unsigned long long perf_seen(int local, int nid, int field)
+{
+	long long v = topo_view_value(&topo, viewer_of(local), nid, field, NULL);
+
+	return v > 0 ? v : topo_perf(nid, field, field);
+}
+
+/* Is @a better than @b for @local's CPUs (latency, then bandwidth)? */
+static bool perf_better(int local, int a, int b)
+{
+	unsigned long long la = perf_seen(local, a, TOPO_READ_LATENCY);
+	unsigned long long lb = perf_seen(local, b, TOPO_READ_LATENCY);
 
 	if (!la != !lb)
 		return la;
 	if (la != lb)
 		return la < lb;
-	return topo_perf(a, TOPO_MA_READ_BANDWIDTH, TOPO_READ_BANDWIDTH) >
-	       topo_perf(b, TOPO_MA_READ_BANDWIDTH, TOPO_READ_BANDWIDTH);
+	return perf_seen(local, a, TOPO_READ_BANDWIDTH) >
+	       perf_seen(local, b, TOPO_READ_BANDWIDTH);
 }
 
 /*
@@ -300,7 +328,7 @@ static int expected_order(int local, const int *prefix, int nr_prefix,
 
 	for (i = 2; perf && i < nr; i++) {
 		node = order[i];
-		for (j = i; j > 1 && perf_better(node, order[j - 1]); j--)
+		for (j = i; j > 1 && perf_better(local, node, order[j - 1]); j--)
 			order[j] = order[j - 1];
 		order[j] = node;
 	}
@@ -1233,10 +1261,10 @@ TEST_F(policy, fallback_invalid_writes)
  */
 static int rule_compare(int local, int a, int b)
 {
-	unsigned long long la = topo_perf(a, TOPO_MA_READ_LATENCY, TOPO_READ_LATENCY);
-	unsigned long long lb = topo_perf(b, TOPO_MA_READ_LATENCY, TOPO_READ_LATENCY);
-	unsigned long long ba = topo_perf(a, TOPO_MA_READ_BANDWIDTH, TOPO_READ_BANDWIDTH);
-	unsigned long long bb = topo_perf(b, TOPO_MA_READ_BANDWIDTH, TOPO_READ_BANDWIDTH);
+	unsigned long long la = perf_seen(local, a, TOPO_READ_LATENCY);
+	unsigned long long lb = perf_seen(local, b, TOPO_READ_LATENCY);
+	unsigned long long ba = perf_seen(local, a, TOPO_READ_BANDWIDTH);
+	unsigned long long bb = perf_seen(local, b, TOPO_READ_BANDWIDTH);
 	int da = topo.node[local].distance[a], db = topo.node[local].distance[b];
 
 	if (!la != !lb)

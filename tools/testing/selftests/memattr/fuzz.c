@@ -52,7 +52,7 @@
 #define U32_MAX_VAL	4294967295ULL
 
 /* How a file's value is written, per the ABI. */
-enum kind { K_LATENCY, K_BANDWIDTH, K_POWER, K_FLAG, K_FALLBACK, K_CHOICE, K_RANGE };
+enum kind { K_LATENCY, K_BANDWIDTH, K_POWER, K_FLAG, K_FALLBACK, K_CHOICE, K_RANGE, K_PAIR };
 
 struct target {
 	char path[160];			/* the sysfs file */
@@ -262,6 +262,54 @@ static bool model_range(const struct target *t, const char *buf, size_t len,
 	return *v >= t->min && *v <= t->max;
 }
 
+/* Possible nodes (node/possible), the initiators a pair may name. */
+static unsigned long long possible_nodes;
+
+/*
+ * nodeN/memattr/read_latency_from: "<initiator>:<value>" or
+ * "<initiator>:auto", the initiator a possible node written as the
+ * kernel's kstrtouint() takes it (one leading '+', one trailing newline,
+ * at most 7 characters), the value as for read_latency. 1 with *@init and
+ * *@v for a value, 2 for "auto", 0 for a reject.
+ */
+static int model_pair(const char *buf, size_t len, long long *init, unsigned long long *v)
+{
+	const char *colon = memchr(buf, ':', len);
+	size_t i = 0, idlen, digits;
+
+	if (!colon || memchr(buf, '\0', len))
+		return 0;
+	idlen = colon - buf;
+	if (!idlen || idlen >= 8)
+		return 0;
+	digits = buf[idlen - 1] == '\n' ? idlen - 1 : idlen;
+	if (buf[0] == '+')
+		i++;
+	if (i >= digits)
+		return 0;
+	for (*init = 0; i < digits; i++) {
+		if (buf[i] < '0' || buf[i] > '9')
+			return 0;
+		*init = *init * 10 + (buf[i] - '0');
+	}
+	if (*init >= 64 || !(possible_nodes >> *init & 1))
+		return 0;
+	return model_value(K_LATENCY, colon + 1, len - idlen - 1, v);
+}
+
+/* The value "<init>:" shows in a _from file's line, -1 if it lists none. */
+static long long pair_shown(const char *line, long long init)
+{
+	char key[24];
+	const char *at;
+
+	snprintf(key, sizeof(key), "%lld:", init);
+	for (at = line; (at = strstr(at, key)); at++)
+		if (at == line || at[-1] == ' ')
+			return strtoll(at + strlen(key), NULL, 10);
+	return -1;
+}
+
 /* A knob of words: the index of the word, or -1 for a reject. */
 static int model_choice(const struct target *t, const char *buf, size_t len)
 {
@@ -302,6 +350,8 @@ static const char *const corpus[] = {
 	"\v0", "0\r", "\f", "2147483647", "2147483648",
 	"+", "+5", "++5", "5+", "9", "10", "49", "50", "51", "256", "511", "512",
 	"60000", "60001", "100000", "100001", "16777216", "16777217", "1000\n",
+	"0:5", "1:5", "0:auto", "1:auto\n", "0:1us", "0:1000001", ":5", "0:", "0: 5",
+	"+1:5", "-1:5", "0 :5", "63:5", "1024:5", "0:5:6", "0:5\n", "00000000:1",
 };
 
 /* Fill @buf with one test input; its length. */
@@ -360,8 +410,8 @@ static size_t make_input(char *buf, int nr_nodes)
 
 /* ---- the files ---- */
 
-/* Per node: seven values and a fallback list; then the global knobs. */
-#define MAX_TARGETS	(TOPO_MAX_NODES * 8 + 2 + ARRAY_SIZE(daemon_knobs))
+/* Per node: seven values, a pair file, a fallback list; then the global knobs. */
+#define MAX_TARGETS	(TOPO_MAX_NODES * 9 + 2 + ARRAY_SIZE(daemon_knobs))
 
 static struct topo topo;
 
@@ -389,6 +439,12 @@ static int list_targets(struct target *t, int max)
 				 nid, field_files[f]);
 			t[nr].kind = field_kinds[f];
 			t[nr].nid = nid;
+		}
+		snprintf(t[nr].path, sizeof(t[nr].path), NODE_DIR "/node%d/memattr/read_latency_from",
+			 nid);
+		if (nr < max && !access(t[nr].path, F_OK)) {
+			t[nr].kind = K_PAIR;
+			t[nr++].nid = nid;
 		}
 		if (!(memory >> nid & 1) || nr >= max)
 			continue;
@@ -505,6 +561,7 @@ static const char *show(const char *buf, size_t len)
 static int reset_target(const struct target *t)
 {
 	char val[16];
+	int i;
 
 	switch (t->kind) {
 	case K_CHOICE:
@@ -512,6 +569,15 @@ static int reset_target(const struct target *t)
 	case K_RANGE:
 		snprintf(val, sizeof(val), "%u", t->def);
 		return write_file(t->path, val, strlen(val));
+	case K_PAIR:
+		for (i = 0; i < 64; i++) {
+			if (!(possible_nodes >> i & 1))
+				continue;
+			snprintf(val, sizeof(val), "%d:auto", i);
+			if (write_file(t->path, val, strlen(val)))
+				return -1;
+		}
+		return 0;
 	default:
 		return write_file(t->path, "auto", 4);
 	}
@@ -530,6 +596,12 @@ FIXTURE_SETUP(fuzz)
 	TOPO_NEED(&topo, !access(NODE_DIR "/node0/memattr", F_OK), "nodeN/memattr");
 	if (geteuid())
 		SKIP(return, "needs root to write memattr files");
+	{
+		char buf[256];
+
+		ASSERT_LE(0, sysfs_read_str(buf, sizeof(buf), NODE_DIR "/possible"));
+		ASSERT_EQ(0, topo_parse_list(buf, &possible_nodes));
+	}
 	self->nr = list_targets(self->t, ARRAY_SIZE(self->t));
 	/* The writes below race nothing: keep NUMA balancing off them. */
 	sysfs_write_str("0", "/proc/sys/kernel/numa_balancing");
@@ -553,6 +625,7 @@ static bool model_accepts(const struct target *t, const char *buf, size_t len,
 {
 	unsigned long long v;
 	int prefix[64], nr;
+	long long init;
 
 	switch (t->kind) {
 	case K_FALLBACK:
@@ -561,6 +634,8 @@ static bool model_accepts(const struct target *t, const char *buf, size_t len,
 		return model_choice(t, buf, len) >= 0;
 	case K_RANGE:
 		return model_range(t, buf, len, &v);
+	case K_PAIR:
+		return model_pair(buf, len, &init, &v);
 	default:
 		return model_value(t->kind, buf, len, &v);
 	}
@@ -574,10 +649,14 @@ static void judge(struct __test_metadata *_metadata, const struct target *t, int
 	int prefix[64], nr = 0, want, rc, i, err, choice = -1;
 	char after[4096], word[64], *tok, *save;
 	unsigned long long v = 0;
+	long long init = -1;
 
 	switch (t->kind) {
 	case K_FALLBACK:
 		want = model_fallback(t->nid, memory, buf, len, prefix, &nr);
+		break;
+	case K_PAIR:
+		want = model_pair(buf, len, &init, &v);
 		break;
 	case K_CHOICE:
 		choice = model_choice(t, buf, len);
@@ -619,6 +698,24 @@ static void judge(struct __test_metadata *_metadata, const struct target *t, int
 		EXPECT_EQ(v, strtoull(after, NULL, 10))
 			TH_LOG("%s after \"%s\": %s", t->path, show(buf, len), after);
 		ASSERT_EQ(0, write_fd(fd, before, strlen(before)));
+		return;
+	case K_PAIR:
+		/* the administrator's pair wins over every other source */
+		if (want == 1) {
+			unsigned long long own = 0;
+
+			/* 0 is unknown: the node's own value shows for the pair */
+			if (!v)
+				ASSERT_EQ(0, sysfs_read_u64(&own, NODE_DIR "/node%d/memattr/read_latency",
+							    t->nid));
+			EXPECT_EQ((long long)(v ?: own), pair_shown(after, init))
+				TH_LOG("%s after \"%s\": %s", t->path, show(buf, len), after);
+		} else {
+			EXPECT_STREQ(before, after) TH_LOG("%s after \"%s\"", t->path,
+							   show(buf, len));
+		}
+		snprintf(word, sizeof(word), "%lld:auto", init);
+		ASSERT_EQ(0, write_fd(fd, word, strlen(word)));
 		return;
 	case K_FALLBACK:
 		tok = strtok_r(after, " \n", &save);
@@ -862,6 +959,9 @@ static void valid_value(const struct target *t, char *buf, size_t len)
 		break;
 	case K_RANGE:
 		snprintf(buf, len, "%u", t->def);
+		break;
+	case K_PAIR:
+		snprintf(buf, len, "0:auto");
 		break;
 	default:
 		snprintf(buf, len, "auto");

@@ -80,6 +80,8 @@ struct criteria {
 	bool persistent;		/* --persistent */
 	bool special;			/* --special */
 	int local;			/* node of the pinned CPU for --local */
+	bool cpunodebind;		/* --cpunodebind @cpunode */
+	int cpunode;			/* the node whose view ranks */
 };
 
 /* What the --touch child reported. */
@@ -96,6 +98,7 @@ FIXTURE(tool) {
 	bool records;			/* the kernel has memattr records */
 	const char *bin;		/* the memattr tool */
 	char self[PATH_MAX];		/* this binary, run in child modes */
+	int viewer;			/* the node whose CPUs the tool ranks for */
 };
 
 FIXTURE_SETUP(tool)
@@ -121,6 +124,10 @@ FIXTURE_SETUP(tool)
 	len = readlink("/proc/self/exe", self->self, sizeof(self->self) - 1);
 	ASSERT_LT(0, len);
 	self->self[len] = '\0';
+	/* select runs pinned to a CPU of the first node with CPUs */
+	for (self->viewer = 0; self->viewer < self->topo.nr_nodes &&
+	     !self->topo.node[self->viewer].cpus[0]; self->viewer++)
+		;
 }
 
 FIXTURE_TEARDOWN(tool)
@@ -272,6 +279,19 @@ static unsigned long long want_perf(FIXTURE_DATA(tool) *self, int nid, int i)
 	return 0;
 }
 
+/*
+ * Perf value @i of @nid as the CPUs of self->viewer see it, which select
+ * ranks by: the topology's view of @nid from there, else want_perf().
+ */
+static unsigned long long want_perf_seen(FIXTURE_DATA(tool) *self, int nid, int i)
+{
+	long long v = -1;
+
+	if (self->records)
+		v = topo_view_value(&self->topo, self->viewer, nid, i, NULL);
+	return v > 0 ? v : want_perf(self, nid, i);
+}
+
 static bool want_flag(FIXTURE_DATA(tool) *self, int nid, enum topo_memattr f)
 {
 	return self->records && self->topo.node[nid].memattr[f] > 0;
@@ -294,10 +314,10 @@ static bool rank_value(FIXTURE_DATA(tool) *self, const struct criteria *c,
 {
 	switch (key) {
 	case KEY_LATENCY:
-		*val = want_perf(self, nid, TOPO_READ_LATENCY);
+		*val = want_perf_seen(self, nid, TOPO_READ_LATENCY);
 		return *val;
 	case KEY_BANDWIDTH:
-		*val = -(long long)want_perf(self, nid, TOPO_READ_BANDWIDTH);
+		*val = -(long long)want_perf_seen(self, nid, TOPO_READ_BANDWIDTH);
 		return *val;
 	case KEY_DISTANCE:
 		*val = self->topo.node[c->local].distance[nid];
@@ -327,7 +347,7 @@ static int compare_nodes(FIXTURE_DATA(tool) *self, const struct criteria *c,
 
 static bool node_matches(FIXTURE_DATA(tool) *self, const struct criteria *c, int nid)
 {
-	unsigned long long lat = want_perf(self, nid, TOPO_READ_LATENCY);
+	unsigned long long lat = want_perf_seen(self, nid, TOPO_READ_LATENCY);
 
 	if (c->persistent && !want_flag(self, nid, TOPO_MA_PERSISTENT))
 		return false;
@@ -385,6 +405,8 @@ static void criteria_args(const struct criteria *c, struct args *a)
 		args_add_num(a, "--max-latency", c->max_latency);
 	if (c->count)
 		args_add_num(a, "--count", c->count);
+	if (c->cpunodebind)
+		args_add_num(a, "--cpunodebind", c->cpunode);
 }
 
 /* The first CPU of @nid's cpulist, -1 for a memory-only node. */
@@ -393,6 +415,17 @@ static int first_cpu(FIXTURE_DATA(tool) *self, int nid)
 	const char *cpus = self->topo.node[nid].cpus;
 
 	return *cpus ? atoi(cpus) : -1;
+}
+
+/* The node whose cpulist holds @cpu. */
+static int node_of_cpu(FIXTURE_DATA(tool) *self, int cpu)
+{
+	int nid;
+
+	for (nid = 0; nid < self->topo.nr_nodes; nid++)
+		if (topo_cpulist_mask(self->topo.node[nid].cpus) >> cpu & 1)
+			return nid;
+	return self->viewer;
 }
 
 /* A CPU on a node outside @sel, so a policy must move pages away; or -1. */
@@ -650,21 +683,71 @@ TEST_F(tool, show_json_fallback)
 	json_free(doc);
 }
 
+/* `show --from N --json`: every node's performance as node N's CPUs see it. */
+TEST_F(tool, show_from_each_cpu_node)
+{
+	static const char *const keys[TOPO_NR_PERF] = {
+		"read_latency_ns", "write_latency_ns", "read_bandwidth_mb_s", "write_bandwidth_mb_s",
+	};
+	const struct json_value *from;
+	struct json_value *doc;
+	struct run_result r;
+	int viewer = self->viewer, nid, i, checked = 0;
+	char id[16], err[128];
+
+	for (self->viewer = 0; self->viewer < self->topo.nr_nodes; self->viewer++) {
+		if (first_cpu(self, self->viewer) < 0)
+			continue;
+		snprintf(id, sizeof(id), "%d", self->viewer);
+		tool(self, &r, NULL, "show", "--from", id, "--json", NULL);
+		ASSERT_EQ(0, r.status) TH_LOG("show --from %s: %s", id, r.err);
+		doc = json_parse(r.out, err, sizeof(err));
+		run_free(&r);
+		ASSERT_NE(NULL, doc) TH_LOG("show --from %s is not JSON: %s", id, err);
+		from = json_get(doc, "from");
+		EXPECT_TRUE(json_is(from, JSON_NUMBER) && from->number == self->viewer);
+		for (nid = 0; nid < self->topo.nr_nodes; nid++)
+			for (i = 0; i < TOPO_NR_PERF; i++)
+				expect_measure(_metadata, json_node(_metadata, doc, nid), keys[i],
+					       want_perf_seen(self, nid, i), nid);
+		json_free(doc);
+		checked++;
+	}
+	self->viewer = viewer;
+	ASSERT_LT(0, checked);
+}
+
 /* ---- select ---- */
 
-/* Run `select` for @c (pinned to @cpu if >= 0) and compare with the topology. */
+/*
+ * Run `select` for @c (pinned as @o says, else to a CPU of self->viewer)
+ * and compare with the topology, as seen from the node it ranks for.
+ */
 static void check_select(struct __test_metadata *_metadata, FIXTURE_DATA(tool) *self,
 			 const struct criteria *c, const struct run_opts *o)
 {
 	char want[512], got[512], cmd[512];
-	int order[TOPO_MAX_NODES], nr;
+	int order[TOPO_MAX_NODES], nr, viewer = self->viewer;
+	struct run_opts pinned = { 0 };
 	struct args a = { 0 };
 	struct run_result r;
 
+	if (o && o->cpu >= 0)
+		self->viewer = c->local;
+	if (!o || o->cpu < 0) {
+		/* it ranks for the node it runs on: pin it to self->viewer's */
+		if (o)
+			pinned = *o;
+		pinned.cpu = first_cpu(self, self->viewer);
+		o = &pinned;
+	}
+	if (c->cpunodebind)
+		self->viewer = c->cpunode;
 	args_add(&a, self->bin);
 	args_add(&a, "select");
 	criteria_args(c, &a);
 	nr = want_select(self, c, order);
+	self->viewer = viewer;
 	format_list(want, sizeof(want), order, nr);
 	args_join(cmd, sizeof(cmd), &a);
 	run_argv(&r, o, a.v);
@@ -730,7 +813,7 @@ static int known_latencies(FIXTURE_DATA(tool) *self, unsigned long long *lat)
 	int nid, i, nr = 0;
 
 	for (nid = 0; nid < self->topo.nr_nodes; nid++) {
-		tmp = want_perf(self, nid, TOPO_READ_LATENCY);
+		tmp = want_perf_seen(self, nid, TOPO_READ_LATENCY);
 		if (!tmp)
 			continue;
 		for (i = nr++; i > 0 && lat[i - 1] > tmp; i--)
@@ -759,12 +842,21 @@ TEST_F(tool, select_max_latency)
 	check_select(_metadata, self, &c, NULL);
 }
 
-/* A --max-latency bound no node meets (unknown latency never meets one). */
+/*
+ * A --max-latency bound no node meets from any CPU (unknown latency never
+ * meets one): below the lowest latency any node with CPUs sees.
+ */
 static unsigned long long unmet_latency(FIXTURE_DATA(tool) *self)
 {
-	unsigned long long lat[TOPO_MAX_NODES];
+	unsigned long long lat[TOPO_MAX_NODES], min = 0;
+	int viewer = self->viewer;
 
-	return known_latencies(self, lat) ? lat[0] - 1 : 1;
+	for (self->viewer = 0; self->viewer < self->topo.nr_nodes; self->viewer++)
+		if (first_cpu(self, self->viewer) >= 0 && known_latencies(self, lat) &&
+		    (!min || lat[0] < min))
+			min = lat[0];
+	self->viewer = viewer;
+	return min ? min - 1 : 1;
 }
 
 TEST_F(tool, select_no_match)
@@ -792,6 +884,27 @@ TEST_F(tool, select_local)
 		c.local = nid;
 		TH_LOG("pinned to CPU %d (node %d)", o.cpu, nid);
 		check_select(_metadata, self, &c, &o);
+		checked++;
+	}
+	ASSERT_LT(0, checked);
+}
+
+/*
+ * --cpunodebind ranks for that node's CPUs, wherever the tool runs: on
+ * topologies whose HMAT matrix is not symmetric the order differs by node.
+ */
+TEST_F(tool, select_cpunodebind)
+{
+	struct criteria c = { .keys = { KEY_LATENCY, KEY_BANDWIDTH }, .nr_keys = 2,
+			      .cpunodebind = true };
+	struct run_opts anywhere = { .cpu = -1 };
+	int nid, checked = 0;
+
+	for (nid = 0; nid < self->topo.nr_nodes; nid++) {
+		if (first_cpu(self, nid) < 0)
+			continue;
+		c.cpunode = nid;
+		check_select(_metadata, self, &c, &anywhere);
 		checked++;
 	}
 	ASSERT_LT(0, checked);
@@ -911,11 +1024,21 @@ static int run_touch(struct __test_metadata *_metadata, FIXTURE_DATA(tool) *self
 	int nr, ret;
 
 	nr = want_select(self, c, sel);
-	format_list(list, sizeof(list), sel, nr);
 	o.cpu = cpu_outside(self, sel, nr);
+	if (o.cpu >= 0) {
+		/* the tool ranks for the node it runs on */
+		int viewer = self->viewer;
+
+		self->viewer = node_of_cpu(self, o.cpu);
+		nr = want_select(self, c, sel);
+		self->viewer = viewer;
+	}
+	format_list(list, sizeof(list), sel, nr);
 	if (o.cpu < 0 && strcmp(mode, "--interleave"))
 		TH_LOG("every CPU is on a selected node: only the policy mask proves %s",
 		       mode);
+	if (o.cpu < 0)
+		o.cpu = first_cpu(self, self->viewer);
 	args_add(&a, self->bin);
 	args_add(&a, "exec");
 	criteria_args(c, &a);

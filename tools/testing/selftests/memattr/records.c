@@ -283,6 +283,9 @@ static int param_items(struct param_item *it, int max)
 		colon = strchr(w, ':');
 		if (colon)
 			*colon = '\0';
+		/* a view from initiators (T@I): the views test checks those */
+		if (colon && strchr(w, '@'))
+			continue;
 		for (item = strtok_r(colon ? colon + 1 : w, ",", &isave);
 		     item && nr < max; item = strtok_r(NULL, ",", &isave), nr++) {
 			struct param_item *p = &it[nr];

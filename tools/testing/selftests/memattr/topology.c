@@ -122,6 +122,81 @@ static void parse_memattr(struct topo *t, char **save)
 	}
 }
 
+/* The view line's slot: "I T" starts it; a new slot if none matches. */
+static struct topo_view *line_view(struct topo *t, char **save)
+{
+	char *i = strtok_r(NULL, " ", save), *tg = strtok_r(NULL, " ", save);
+	struct topo_view *v;
+	int k;
+
+	if (!i || !tg)
+		return NULL;
+	for (k = 0; k < t->nr_views; k++) {
+		v = &t->view[k];
+		if (v->initiator == atoi(i) && v->target == atoi(tg))
+			return v;
+	}
+	if (t->nr_views == TOPO_MAX_VIEWS)
+		return NULL;
+	v = &t->view[t->nr_views++];
+	v->initiator = atoi(i);
+	v->target = atoi(tg);
+	for (k = 0; k < TOPO_NR_PERF; k++)
+		v->memattr[k] = -1;
+	return v;
+}
+
+/* "view I T field value..." (HMAT) or "memattr_from I T field value...". */
+static void parse_view(struct topo *t, char **save, bool hmat)
+{
+	struct topo_view *v = line_view(t, save);
+	char *key, *val;
+	int i;
+
+	if (!v)
+		return;
+	v->hmat |= hmat;
+	while ((key = strtok_r(NULL, " ", save)) && (val = strtok_r(NULL, " ", save))) {
+		i = name_index(topo_perf_names, TOPO_NR_PERF, key);
+		if (i < 0)
+			continue;
+		if (hmat)
+			v->perf[i] = strtoull(val, NULL, 10);
+		else
+			v->memattr[i] = strtoll(val, NULL, 10);
+	}
+}
+
+long long topo_view_value(const struct topo *t, int initiator, int target,
+			  int perf, const char **source)
+{
+	const struct topo_view *v;
+	int k;
+
+	for (k = 0; k < t->nr_views; k++) {
+		v = &t->view[k];
+		if (v->initiator != initiator || v->target != target)
+			continue;
+		if (v->memattr[perf] >= 0) {
+			if (source)
+				*source = "cmdline";
+			return v->memattr[perf];
+		}
+		/* memattr= for the node as a whole ranks above HMAT's pair */
+		if (v->hmat && t->node[target].memattr[perf] >= 0) {
+			if (source)
+				*source = "hmat";
+			return t->node[target].memattr[perf];
+		}
+		if (v->hmat) {
+			if (source)
+				*source = "hmat";
+			return v->perf[perf];
+		}
+	}
+	return -1;
+}
+
 static void parse_line(struct topo *t, char *line)
 {
 	char *save, *kw = strtok_r(line, " ", &save);
@@ -152,6 +227,10 @@ static void parse_line(struct topo *t, char *line)
 		parse_cache(t, &save);
 	} else if (!strcmp(kw, "memattr")) {
 		parse_memattr(t, &save);
+	} else if (!strcmp(kw, "view")) {
+		parse_view(t, &save, true);
+	} else if (!strcmp(kw, "memattr_from")) {
+		parse_view(t, &save, false);
 	} else if (!strcmp(kw, "kernel")) {
 		rest = strtok_r(NULL, " ", &save);
 		t->memattr_kernel = rest && !strcmp(rest, "memattr");

@@ -56,6 +56,17 @@ struct topo_node {
 	long long memattr[TOPO_NR_MEMATTR];	/* memattr= value, -1 if unset */
 };
 
+#define TOPO_MAX_VIEWS	64
+
+/* One target as seen from one initiator: HMAT's pair and memattr=T@I. */
+struct topo_view {
+	int initiator;			/* the node with the CPUs */
+	int target;			/* the node with the memory */
+	bool hmat;			/* HMAT gives the pair */
+	unsigned long long perf[TOPO_NR_PERF];	/* HMAT's values, ns and MB/s */
+	long long memattr[TOPO_NR_PERF];	/* memattr=T@I value, -1 if unset */
+};
+
 struct topo {
 	char name[32];			/* topology name */
 	int nr_nodes;			/* nodes 0 .. nr_nodes - 1 */
@@ -64,8 +75,20 @@ struct topo {
 	bool memattr_kernel;		/* the harness booted a memattr kernel */
 	bool debug_kernel;		/* ... its debug build (KASAN and more) */
 	struct topo_node node[TOPO_MAX_NODES];
+	int nr_views;			/* entries in view[] */
+	struct topo_view view[TOPO_MAX_VIEWS];	/* HMAT's matrix, memattr=T@I */
 	char cmdline[1024];		/* extra kernel command-line words */
 };
+
+/*
+ * What nodeT/memattr/<field>_from must show for initiator I after boot:
+ * the memattr=T@I value, else memattr=T's for the whole node if HMAT gives
+ * the pair (a higher source than HMAT's), else HMAT's; -1 if the topology
+ * gives no pair. @source is set to the pair's own winning source
+ * ("cmdline" or "hmat", as debugfs memattr/views shows it) when not NULL.
+ */
+long long topo_view_value(const struct topo *t, int initiator, int target,
+			  int perf, const char **source);
 
 /*
  * A memattr interface is missing (@ok false): a failure on a kernel the
