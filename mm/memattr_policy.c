@@ -744,9 +744,14 @@ static void memattr_policy_apply(void)
 	if (!nodes_empty(special))
 		memattr_special_key_on();
 	special_changed = !nodes_equal(special, memattr_build_special);
-	write_seqlock(&memattr_special_seq);
+	/*
+	 * Readers allocate in any context, with any lock held (a task under
+	 * css_set_lock, an atomic allocation in an interrupt): an interrupt
+	 * must not find the count odd on the CPU that is writing it.
+	 */
+	write_seqlock_irq(&memattr_special_seq);
 	memattr_build_special = special;
-	write_sequnlock(&memattr_special_seq);
+	write_sequnlock_irq(&memattr_special_seq);
 
 	start = ktime_get_ns();
 	build_all_zonelists(NULL);
