@@ -1,31 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kmemattrd: move folios between memory tiers by how hot they are, to the
- * nodes the memattr records say are faster or slower.
+ * nodes the memattr records say are faster or slower for the CPUs that use
+ * them.
  *
  * One thread for the system, not one per node. Heat comes from a walk of
  * every process's page tables (the accessed bit of each PTE or PMD that maps
  * memory of a tracked node, with the TLBs flushed after bits are cleared:
  * memattr_flush_cleared()), and one walk serves all nodes at once; a thread
- * per node would walk every mm once per node. Page cache that no process
- * maps is seen through its idle flag (folio_mark_accessed() clears it), in a
- * walk over the PFNs of each tracked node that holds file pages. While the
- * thread runs, fault-around maps the PTEs it adds ahead of a fault old
- * (memattr_wants_old_prefaulted_pte()): every process that maps a shared
- * file would otherwise make the neighbours of the pages it touches look
- * accessed once, and a few such processes make cold pages look hot.
+ * per node would walk every mm once per node. A cleared bit is handed on
+ * to reclaim and page_idle as folio_referenced() does (folio_set_young(),
+ * folio_clear_idle()); bits of other nodes are left alone. Page cache that
+ * no process maps is seen through the LRU state reclaim keeps (an active
+ * folio was read again), read and never changed, in a walk over the PFNs of
+ * each tracked node that holds such page cache.
  *
  * Tracked nodes have memory, a known read latency and are not special; a
  * special node's pages never move and nothing moves into it. Each tracked
  * node has 4 bits per 4 KiB page (128 KiB per GiB): the access history of
- * the folio that starts there over the last 4 passes, newest in bit 0. A
- * pass is one walk over all processes and tracked PFNs; scan_budget bounds
- * how many entries one wakeup (every scan_interval_ms) looks at, so a pass
- * takes ceil(entries / scan_budget) intervals and a folio is found hot
- * after hot_threshold passes with an access. After a quiet pass (nothing
- * moved, nothing on a slower node accessed but not yet hot) the wait before
- * the next pass doubles, up to 8 intervals: a steady state costs an eighth
- * of the walks, and a change is noticed at most 8 intervals late.
+ * the folio that starts there over the last 4 passes, newest in bit 0,
+ * aged lazily per 2 MiB chunk (struct memattr_heat). A pass is one walk
+ * over all processes and tracked PFNs; scan_budget bounds how many entries
+ * one wakeup (every scan_interval_ms) looks at, every entry visited counted,
+ * so a pass takes ceil(entries / scan_budget) intervals and a folio is
+ * found hot after hot_threshold passes with an access. After a quiet pass
+ * (nothing moved, nothing on a slower node accessed but not yet hot) the
+ * wait before the next pass doubles, up to 8 intervals: a steady state
+ * costs an eighth of the walks, and a change is noticed at most 8
+ * intervals late.
  *
  * Example, S1 of the benchmark: 262,144 PTEs of a 1 GiB region, default
  * budget 262,144 per 1000 ms: one pass per second (plus the few PTEs of
@@ -33,12 +35,14 @@
  * at rate_limit_MBps.
  *
  * Promotion: a folio accessed in at least hot_threshold of the last 4
- * passes goes to the fastest tracked node (lowest read latency, then highest
- * bandwidth) that is faster than its own, allowed by the VMA's bind policy
- * and the task's cpuset, and has room above its high watermark plus
- * demote_watermark percent. A memory-only node faster than the CPUs' node
- * is a valid target. When that node lacks room, the pass remembers how much
- * was wanted there and the next pass demotes as much cold memory from it.
+ * passes goes to the fastest tracked node, as the CPUs of the node where
+ * most of its process's threads run see it (per-initiator views), that is
+ * faster than its own, allowed by its memory policy (read as NUMA
+ * balancing reads it) and the task's cpuset, and has room above its high
+ * watermark plus demote_watermark percent. A memory-only node faster than
+ * the CPUs' node is a valid target. When that node lacks room, the pass
+ * remembers how much was wanted there and the next pass demotes as much
+ * cold memory from it.
  *
  * Demotion: on a node whose free memory is below demote_watermark percent
  * (or that promotion wants room on), folios with no access in 4 passes go to
@@ -52,10 +56,19 @@
  * leaves mapped folios whose target has CPUs to it, and keeps promoting
  * page cache and into memory-only nodes, and demoting.
  *
+ * Fault-around maps the PTEs it adds ahead of a fault of a file mapping
+ * young on x86, though no task touched those pages: every process that
+ * maps a shared file would make the neighbours of the pages it touches
+ * look accessed once, and a few such processes make cold pages look hot.
+ * So in the VMAs fault-around serves, a PTE's first young observation
+ * after it was made does not count (struct memattr_seen); the fault path
+ * is left as it is.
+ *
  * Locking: the metadata and the queues belong to the thread alone.
  * memattr_daemon_lock serialises start, stop and knob writes. The walk
  * holds the mm's mmap lock for read (trylock: a busy mm waits a pass) and
- * the page table lock while it reads and isolates.
+ * drops it every MEMATTR_LOCK_BATCH entries that a writer waits; the page
+ * table lock is held while it reads and isolates.
  */
 
 #define pr_fmt(fmt) "memattr: " fmt
@@ -67,7 +80,6 @@
 #include <linux/kobject.h>
 #include <linux/kthread.h>
 #include <linux/memattr.h>
-#include <linux/memattr_daemon.h>
 #include <linux/memattr_policy.h>
 #include <linux/memory-tiers.h>
 #include <linux/mempolicy.h>
@@ -81,11 +93,13 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/sysctl.h>
 #include <linux/sched/task.h>
+#include <linux/shmem_fs.h>
 #include <linux/slab.h>
 #include <linux/swap.h>
 #include <linux/sysfs.h>
 #include <linux/vmalloc.h>
 #include <linux/vmstat.h>
+#include <linux/xarray.h>
 
 #include <asm/tlbflush.h>
 
@@ -101,6 +115,15 @@
 #define MEMATTR_BACKOFF_MAX	3
 /* Folios queued before the queues are migrated and emptied. */
 #define MEMATTR_BATCH_PAGES	1024
+/* Pages whose histories are aged together, lazily (one byte of state). */
+#define MEMATTR_CHUNK_PAGES	512
+#define MEMATTR_CHUNK_WORDS	(MEMATTR_CHUNK_PAGES / 16)
+/* Passes over which every chunk is caught up once, whether visited or not. */
+#define MEMATTR_SWEEP_PASSES	64
+/* Entries walked under one mmap_lock hold before yielding to waiters. */
+#define MEMATTR_LOCK_BATCH	4096
+/* Passes before a node whose metadata could not be allocated is retried. */
+#define MEMATTR_RETRY_PASSES	64
 
 /* Knobs; written under memattr_daemon_lock, read by the thread. */
 static unsigned int memattr_scan_interval_ms = 1000;
@@ -114,19 +137,31 @@ static DEFINE_MUTEX(memattr_daemon_lock);
 static struct task_struct *memattr_daemon_task;
 /* Bytes of heat metadata allocated now (for sysfs). */
 static atomic_long_t memattr_metadata_bytes;
+/* Passes completed since boot (for sysfs: tests wait for whole passes). */
+static atomic_long_t memattr_passes;
 static bool memattr_daemon_at_boot __initdata;
 static DECLARE_WAIT_QUEUE_HEAD(memattr_daemon_wait);
-/* On while the thread runs: fault-around then maps PTEs old (mm/memory.c). */
-DEFINE_STATIC_KEY_FALSE(memattr_daemon_sampling);
 
-/* Access history of one tracked node: 4 bits per page of its span. */
+/*
+ * Access history of one tracked node: 4 bits per page of its span, plus one
+ * byte per chunk of MEMATTR_CHUNK_PAGES pages saying up to which pass (its
+ * low 8 bits) the chunk's histories are aged. A pass ages nothing: the walk
+ * catches up a chunk when it first looks at one of its pages, and a sweep
+ * catches up every chunk once in MEMATTR_SWEEP_PASSES passes so that the
+ * byte never wraps; the cost of a pass follows the pages walked, not the
+ * node's size.
+ */
 struct memattr_heat {
 	/* first PFN of the node's span when allocated */
 	unsigned long start_pfn;
 	/* pages covered; PFNs past it (hotplug grew the node) are ignored */
 	unsigned long nr_pages;
-	/* passes aged since allocation; cold means nothing before 4 */
+	/* passes since allocation; cold means nothing before 4 */
 	unsigned long passes;
+	/* the next chunk the sweep catches up */
+	unsigned long sweep;
+	/* per chunk, the pass (low 8 bits) its words are aged to */
+	u8 *aged;
 	/* 16 pages per word, page i in bits 4(i%16)..4(i%16)+3 */
 	u64 words[];
 };
@@ -139,16 +174,26 @@ struct memattr_rate {
 	unsigned long last;
 };
 
-/* Everything the thread owns; allocated when it starts. */
+/* Everything the thread owns; allocated (kvzalloc) when it starts. */
 struct memattr_daemon {
 	/* per node; NULL when the node is not tracked */
 	struct memattr_heat *heat[MAX_NUMNODES];
 	/* read latency (ns) and bandwidth (MB/s) from the records */
 	u32 latency[MAX_NUMNODES];
 	u32 bandwidth[MAX_NUMNODES];
+	/* the same as CPUs of node [i] see them (per-initiator views) */
+	u32 view_latency[MAX_NUMNODES][MAX_NUMNODES];
+	u32 view_bandwidth[MAX_NUMNODES][MAX_NUMNODES];
 	/* nodes whose folios may move, and those among them with CPUs */
 	nodemask_t tracked;
 	nodemask_t cpu_nodes;
+	/* per tgid, the PTEs of its fault-around VMAs seen (memattr_seen) */
+	struct xarray seen;
+	/* passes begun since the thread started */
+	unsigned long pass_nr;
+	/* nodes whose metadata could not be allocated, and when to retry */
+	nodemask_t heat_failed;
+	unsigned long heat_retry;
 	/* pages a node can still take this pass */
 	long room[MAX_NUMNODES];
 	/* pages to demote from a node this pass */
@@ -188,14 +233,30 @@ struct memattr_daemon {
 	unsigned long pass_scanned;
 	unsigned long pass_moved[2];	/* demoted, promoted */
 	unsigned long pass_failed;
+	unsigned long pass_tlb_flushes;
+	/* the longest mmap_lock hold of the pass, ns */
+	u64 pass_max_hold_ns;
 };
 
 /* ---- pure decisions, tested by KUnit ---- */
 
-/* Age a word of 16 histories by one pass: every nibble shifts left. */
+/*
+ * Age a word of 16 histories by @lag passes: every nibble shifts left by
+ * @lag, and what it keeps of 4 passes falls off its top.
+ */
+static inline u64 memattr_heat_age_word_by(u64 word, unsigned int lag)
+{
+	u64 keep;
+
+	if (lag >= MEMATTR_HEAT_BITS)
+		return 0;
+	keep = 0x1111111111111111ULL * ((MEMATTR_HEAT_FULL << lag) & MEMATTR_HEAT_FULL);
+	return (word << lag) & keep;
+}
+
 static inline u64 memattr_heat_age_word(u64 word)
 {
-	return (word << 1) & 0xeeeeeeeeeeeeeeeeULL;
+	return memattr_heat_age_word_by(word, 1);
 }
 
 /* Hot: accessed in at least @threshold of the passes the history keeps. */
@@ -295,17 +356,31 @@ static bool memattr_rate_take(struct memattr_rate *rate, long nr)
 
 /* ---- heat metadata ---- */
 
+/* Bytes of the metadata for @nr pages: histories, then chunk bytes. */
+static size_t memattr_heat_bytes(unsigned long nr)
+{
+	return struct_size_t(struct memattr_heat, words, DIV_ROUND_UP(nr, 16)) +
+	       DIV_ROUND_UP(nr, MEMATTR_CHUNK_PAGES);
+}
+
+/*
+ * The metadata of @nid, on @nid if it can be. Never worth reclaim or an OOM
+ * kill: a node without it is left alone. GFP_KERNEL keeps it off
+ * ZONE_MOVABLE, so it never stands in the way of a hot-remove.
+ */
 static struct memattr_heat *memattr_heat_alloc(int nid)
 {
 	unsigned long nr = node_spanned_pages(nid);
-	size_t bytes = struct_size_t(struct memattr_heat, words,
-				     DIV_ROUND_UP(nr, 16));
-	struct memattr_heat *heat = vzalloc_node(bytes, nid);
+	size_t bytes = memattr_heat_bytes(nr);
+	struct memattr_heat *heat;
 
+	heat = __vmalloc_node(bytes, 1, GFP_KERNEL | __GFP_ZERO | __GFP_NORETRY |
+			      __GFP_NOWARN, nid, __builtin_return_address(0));
 	if (!heat)
 		return NULL;
 	heat->start_pfn = node_start_pfn(nid);
 	heat->nr_pages = nr;
+	heat->aged = (u8 *)&heat->words[DIV_ROUND_UP(nr, 16)];
 	atomic_long_add(bytes, &memattr_metadata_bytes);
 	return heat;
 }
@@ -314,14 +389,35 @@ static void memattr_heat_free(struct memattr_heat *heat)
 {
 	if (!heat)
 		return;
-	atomic_long_sub(struct_size(heat, words, DIV_ROUND_UP(heat->nr_pages, 16)),
-			&memattr_metadata_bytes);
+	atomic_long_sub(memattr_heat_bytes(heat->nr_pages), &memattr_metadata_bytes);
 	vfree(heat);
 }
 
 static bool memattr_heat_covers(const struct memattr_heat *heat, unsigned long pfn)
 {
 	return heat && pfn - heat->start_pfn < heat->nr_pages;
+}
+
+/* Age chunk @chunk's histories up to the current pass. */
+static void memattr_heat_catch_up_chunk(struct memattr_heat *heat,
+					unsigned long chunk)
+{
+	u8 lag = (u8)heat->passes - heat->aged[chunk];
+	unsigned long w = chunk * MEMATTR_CHUNK_WORDS;
+	unsigned long end = min(w + MEMATTR_CHUNK_WORDS,
+				DIV_ROUND_UP(heat->nr_pages, 16));
+
+	if (!lag)
+		return;
+	for (; w < end; w++)
+		heat->words[w] = memattr_heat_age_word_by(heat->words[w], lag);
+	heat->aged[chunk] = heat->passes;
+}
+
+/* Bring @pfn's history up to the current pass before reading or writing it. */
+static void memattr_heat_catch_up(struct memattr_heat *heat, unsigned long pfn)
+{
+	memattr_heat_catch_up_chunk(heat, (pfn - heat->start_pfn) / MEMATTR_CHUNK_PAGES);
 }
 
 static unsigned int memattr_heat_get(const struct memattr_heat *heat,
@@ -343,13 +439,139 @@ static void memattr_heat_set(struct memattr_heat *heat, unsigned long pfn,
 		((u64)history << shift);
 }
 
+/*
+ * A new pass: O(1) for the histories, which age lazily, plus a sweep of
+ * 1/MEMATTR_SWEEP_PASSES of the chunks so that none lags 256 passes.
+ */
 static void memattr_heat_age(struct memattr_heat *heat)
 {
-	unsigned long i;
+	unsigned long chunks = DIV_ROUND_UP(heat->nr_pages, MEMATTR_CHUNK_PAGES);
+	unsigned long n = DIV_ROUND_UP(chunks, MEMATTR_SWEEP_PASSES);
 
-	for (i = 0; i < DIV_ROUND_UP(heat->nr_pages, 16); i++)
-		heat->words[i] = memattr_heat_age_word(heat->words[i]);
 	heat->passes++;
+	while (n--) {
+		memattr_heat_catch_up_chunk(heat, heat->sweep);
+		heat->sweep = (heat->sweep + 1) % chunks;
+	}
+}
+
+/* ---- fault-around's young neighbours ---- */
+
+/*
+ * Which PTEs of one page table the walk found present, and when. A young
+ * PTE whose bit is clear was made since the table was last walked:
+ * fault-around maps young what it maps ahead of a fault, so that first
+ * young bit is no evidence that a task touched the page.
+ */
+struct memattr_seen_table {
+	/* the last pass that walked the table */
+	unsigned long pass_nr;
+	DECLARE_BITMAP(present, PTRS_PER_PTE);
+};
+
+/* The tables of one process's VMAs that fault-around serves. */
+struct memattr_seen {
+	/* the process's mm when the tables were made: compared, never used */
+	const struct mm_struct *mm;
+	/* the last pass that walked the process */
+	unsigned long pass_nr;
+	/* PMD index -> struct memattr_seen_table */
+	struct xarray tables;
+};
+
+#define MEMATTR_SEEN_GFP	(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN)
+
+static void memattr_seen_free_table(struct memattr_seen *seen, unsigned long index,
+				    struct memattr_seen_table *table)
+{
+	xa_erase(&seen->tables, index);
+	kfree(table);
+	atomic_long_sub(sizeof(*table), &memattr_metadata_bytes);
+}
+
+static void memattr_seen_free(struct memattr_seen *seen)
+{
+	struct memattr_seen_table *table;
+	unsigned long index;
+
+	xa_for_each(&seen->tables, index, table)
+		memattr_seen_free_table(seen, index, table);
+	xa_destroy(&seen->tables);
+	kfree(seen);
+	atomic_long_sub(sizeof(*seen), &memattr_metadata_bytes);
+}
+
+/* Drop the tables of page tables the last whole walk of @seen did not visit. */
+static void memattr_seen_trim(struct memattr_seen *seen)
+{
+	struct memattr_seen_table *table;
+	unsigned long index;
+
+	xa_for_each(&seen->tables, index, table)
+		if (table->pass_nr != seen->pass_nr)
+			memattr_seen_free_table(seen, index, table);
+}
+
+/* Drop the processes this pass did not walk (gone, or skipped). */
+static void memattr_seen_prune(struct memattr_daemon *d, bool all)
+{
+	struct memattr_seen *seen;
+	unsigned long tgid;
+
+	xa_for_each(&d->seen, tgid, seen) {
+		if (!all && seen->pass_nr == d->pass_nr)
+			continue;
+		xa_erase(&d->seen, tgid);
+		memattr_seen_free(seen);
+	}
+}
+
+/* @tgid's tables, new ones if it had none or they were for another mm. */
+static struct memattr_seen *memattr_seen_get(struct memattr_daemon *d, pid_t tgid,
+					     const struct mm_struct *mm)
+{
+	struct memattr_seen *seen = xa_load(&d->seen, tgid), *old;
+
+	if (!seen || seen->mm != mm) {
+		seen = kzalloc(sizeof(*seen), MEMATTR_SEEN_GFP);
+		if (!seen)
+			return NULL;
+		seen->mm = mm;
+		xa_init(&seen->tables);
+		old = xa_store(&d->seen, tgid, seen, MEMATTR_SEEN_GFP);
+		if (xa_is_err(old)) {
+			kfree(seen);
+			return NULL;
+		}
+		atomic_long_add(sizeof(*seen), &memattr_metadata_bytes);
+		if (old)
+			memattr_seen_free(old);
+	}
+	seen->pass_nr = d->pass_nr;
+	return seen;
+}
+
+/* The table for the page table that maps @addr; NULL if none can be had. */
+static struct memattr_seen_table *memattr_seen_table(struct memattr_seen *seen,
+						     unsigned long addr)
+{
+	unsigned long index = addr >> PMD_SHIFT;
+	struct memattr_seen_table *table = xa_load(&seen->tables, index);
+	void *old;
+
+	if (!table) {
+		table = kzalloc(sizeof(*table), MEMATTR_SEEN_GFP);
+		if (!table)
+			return NULL;
+		old = xa_store(&seen->tables, index, table, MEMATTR_SEEN_GFP);
+		if (xa_is_err(old)) {
+			kfree(table);
+			return NULL;
+		}
+		atomic_long_add(sizeof(*table), &memattr_metadata_bytes);
+	}
+	table->pass_nr = seen->pass_nr;
+	return table;
 }
 
 /* ---- the pass: which nodes, how much room ---- */
@@ -390,6 +612,56 @@ static bool memattr_node_tracked(int nid)
 	       memattr_get(nid, MEMATTR_READ_LATENCY);
 }
 
+/*
+ * Metadata for tracked node @nid, (re)allocated if its span changed. A node
+ * whose allocation failed is left alone, and tried again after
+ * MEMATTR_RETRY_PASSES passes rather than on every one.
+ */
+static bool memattr_refresh_heat(struct memattr_daemon *d, int nid)
+{
+	struct memattr_heat *heat = d->heat[nid];
+
+	if (heat && (heat->start_pfn != node_start_pfn(nid) ||
+		     heat->nr_pages != node_spanned_pages(nid))) {
+		d->heat[nid] = NULL;
+		memattr_heat_free(heat);
+	}
+	if (d->heat[nid])
+		return true;
+	if (node_isset(nid, d->heat_failed) && time_before(jiffies, d->heat_retry))
+		return false;
+	d->heat[nid] = memattr_heat_alloc(nid);
+	if (d->heat[nid]) {
+		if (node_isset(nid, d->heat_failed))
+			pr_info("kmemattrd: node %d is tracked again\n", nid);
+		node_clear(nid, d->heat_failed);
+		return true;
+	}
+	if (!node_test_and_set(nid, d->heat_failed))
+		pr_warn("kmemattrd: no memory for node %d's access history (%zu bytes): its pages stay where they are\n",
+			nid, memattr_heat_bytes(node_spanned_pages(nid)));
+	d->heat_retry = jiffies + MEMATTR_RETRY_PASSES *
+			msecs_to_jiffies(READ_ONCE(memattr_scan_interval_ms));
+	return false;
+}
+
+/* Each CPU node's view of the tracked nodes, and the records' own values. */
+static void memattr_refresh_views(struct memattr_daemon *d)
+{
+	int nid, viewer;
+
+	for_each_node_mask(nid, d->tracked) {
+		d->latency[nid] = memattr_get(nid, MEMATTR_READ_LATENCY);
+		d->bandwidth[nid] = memattr_get(nid, MEMATTR_READ_BANDWIDTH);
+		for_each_node_state(viewer, N_CPU) {
+			d->view_latency[viewer][nid] =
+				memattr_get_from(viewer, nid, MEMATTR_READ_LATENCY);
+			d->view_bandwidth[viewer][nid] =
+				memattr_get_from(viewer, nid, MEMATTR_READ_BANDWIDTH);
+		}
+	}
+}
+
 /* (Re)allocate metadata where a node's span changed; free it where gone. */
 static void memattr_refresh_nodes(struct memattr_daemon *d)
 {
@@ -397,26 +669,16 @@ static void memattr_refresh_nodes(struct memattr_daemon *d)
 
 	nodes_clear(d->tracked);
 	for_each_node(nid) {
-		struct memattr_heat *heat = d->heat[nid];
-
 		if (!memattr_node_tracked(nid)) {
+			memattr_heat_free(d->heat[nid]);
 			d->heat[nid] = NULL;
-			memattr_heat_free(heat);
+			node_clear(nid, d->heat_failed);
 			continue;
 		}
-		if (heat && (heat->start_pfn != node_start_pfn(nid) ||
-			     heat->nr_pages != node_spanned_pages(nid))) {
-			d->heat[nid] = NULL;
-			memattr_heat_free(heat);
-		}
-		if (!d->heat[nid])
-			d->heat[nid] = memattr_heat_alloc(nid);
-		if (!d->heat[nid])
-			continue;	/* no memory for it: leave the node alone */
-		node_set(nid, d->tracked);
-		d->latency[nid] = memattr_get(nid, MEMATTR_READ_LATENCY);
-		d->bandwidth[nid] = memattr_get(nid, MEMATTR_READ_BANDWIDTH);
+		if (memattr_refresh_heat(d, nid))
+			node_set(nid, d->tracked);
 	}
+	memattr_refresh_views(d);
 	nodes_and(d->cpu_nodes, d->tracked, node_states[N_CPU]);
 	nodes_clear(d->slower);
 	for_each_node_mask(nid, d->tracked) {
@@ -433,6 +695,7 @@ static void memattr_pass_begin(struct memattr_daemon *d)
 	unsigned int keep = READ_ONCE(memattr_demote_watermark);
 	int nid;
 
+	d->pass_nr++;
 	memattr_refresh_nodes(d);
 	for_each_node_mask(nid, d->tracked) {
 		memattr_heat_age(d->heat[nid]);
@@ -455,6 +718,8 @@ static void memattr_pass_begin(struct memattr_daemon *d)
 	d->pass_failed = 0;
 	d->pass_heating = 0;
 	d->pass_unlisted = 0;
+	d->pass_tlb_flushes = 0;
+	d->pass_max_hold_ns = 0;
 }
 
 static void memattr_pass_end(struct memattr_daemon *d)
@@ -471,9 +736,13 @@ static void memattr_pass_end(struct memattr_daemon *d)
 	 */
 	if (d->pass_unlisted)
 		lru_add_drain_all();
+	memattr_seen_prune(d, false);
 	trace_memattr_scan_pass(d->pass_scanned, d->pass_moved[1], d->pass_moved[0],
 				d->pass_failed,
-				jiffies_to_msecs(jiffies - d->pass_jiffies));
+				jiffies_to_msecs(jiffies - d->pass_jiffies),
+				d->pass_tlb_flushes,
+				div_u64(d->pass_max_hold_ns, NSEC_PER_USEC));
+	atomic_long_inc(&memattr_passes);
 	d->backoff = memattr_next_backoff(d->backoff,
 					  d->pass_moved[0] + d->pass_moved[1], pending);
 	d->pass_start = true;
@@ -490,6 +759,21 @@ static bool memattr_folio_movable(struct folio *folio)
 	       !folio_is_zone_device(folio);
 }
 
+/* Who uses a folio: where it may go and whose view ranks the nodes. */
+struct memattr_user {
+	/* nodes its memory policy and cpuset let it move to */
+	nodemask_t allowed;
+	/* node whose CPUs use it (per-initiator views), or NUMA_NO_NODE */
+	int viewer;
+	/* mapped by a process (else page cache no process maps) */
+	bool mapped;
+};
+
+/*
+ * Isolate @folio onto @list. Its history starts over: the PFN will hold
+ * another folio once it moved, or, if the move fails, the folio has to
+ * earn its place again rather than be retried every pass.
+ */
 static bool memattr_queue(struct memattr_daemon *d, struct folio *folio,
 			  struct list_head *list)
 {
@@ -501,6 +785,7 @@ static bool memattr_queue(struct memattr_daemon *d, struct folio *folio,
 		d->rate.tokens += nr;
 		return false;
 	}
+	memattr_heat_set(d->heat[folio_nid(folio)], folio_pfn(folio), 0);
 	node_stat_mod_folio(folio, NR_ISOLATED_ANON + folio_is_file_lru(folio), nr);
 	list_add_tail(&folio->lru, list);
 	d->queued += nr;
@@ -509,17 +794,22 @@ static bool memattr_queue(struct memattr_daemon *d, struct folio *folio,
 
 static void memattr_consider_promotion(struct memattr_daemon *d,
 				       struct folio *folio,
-				       const nodemask_t *allowed, bool mapped)
+				       const struct memattr_user *user)
 {
 	int src = folio_nid(folio), target, best;
 	long nr = folio_nr_pages(folio);
+	const u32 *latency = d->latency, *bandwidth = d->bandwidth;
 	nodemask_t candidates;
 
-	nodes_and(candidates, d->tracked, *allowed);
+	if (user->viewer != NUMA_NO_NODE) {
+		latency = d->view_latency[user->viewer];
+		bandwidth = d->view_bandwidth[user->viewer];
+	}
+	nodes_and(candidates, d->tracked, user->allowed);
 	/* numa_balancing=2 moves a mapped folio to its CPU's node itself */
-	if (mapped && d->nb_tiering)
+	if (user->mapped && d->nb_tiering)
 		nodes_andnot(candidates, candidates, d->cpu_nodes);
-	target = memattr_pick_faster(src, d->latency, d->bandwidth, &candidates,
+	target = memattr_pick_faster(src, latency, bandwidth, &candidates,
 				     d->room, nr, &best);
 	if (best != NUMA_NO_NODE && best != target)
 		d->wanted[best] += nr;
@@ -533,46 +823,18 @@ static void memattr_consider_promotion(struct memattr_daemon *d,
 
 static void memattr_consider_demotion(struct memattr_daemon *d,
 				      struct folio *folio,
-				      const nodemask_t *allowed)
+				      const struct memattr_user *user)
 {
 	int src = folio_nid(folio);
 	int target = next_demotion_node(src);
 	long nr = folio_nr_pages(folio);
 
 	if (target == NUMA_NO_NODE || !node_isset(target, d->tracked) ||
-	    !node_isset(target, *allowed) || d->room[target] < nr)
+	    !node_isset(target, user->allowed) || d->room[target] < nr)
 		return;
 	if (memattr_queue(d, folio, &d->demote[target])) {
 		d->room[target] -= nr;
 		d->need[src] -= nr;
-	}
-}
-
-/*
- * Record whether @folio was accessed this pass and queue it if it is hot
- * on a slower node or cold on a node short of room. @allowed: nodes the
- * folio's users allow (VMA bind policy, cpuset).
- */
-static void memattr_account(struct memattr_daemon *d, struct folio *folio,
-			    bool accessed, const nodemask_t *allowed, bool mapped)
-{
-	int nid = folio_nid(folio);
-	struct memattr_heat *heat = d->heat[nid];
-	unsigned long pfn = folio_pfn(folio);
-	unsigned int history;
-
-	if (!memattr_heat_covers(heat, pfn))
-		return;
-	history = memattr_heat_get(heat, pfn);
-	if (accessed) {
-		history |= 1;
-		memattr_heat_set(heat, pfn, history);
-		if (memattr_heat_hot(history, READ_ONCE(memattr_hot_threshold)))
-			memattr_consider_promotion(d, folio, allowed, mapped);
-		else if (node_isset(nid, d->slower))
-			d->pass_heating++;
-	} else if (d->need[nid] > 0 && memattr_heat_cold(history, heat->passes)) {
-		memattr_consider_demotion(d, folio, allowed);
 	}
 }
 
@@ -603,9 +865,24 @@ static struct folio *memattr_alloc_target(struct folio *src, unsigned long priva
 		gfp = (GFP_HIGHUSER_MOVABLE & ~__GFP_RECLAIM) | __GFP_NOWARN |
 		      __GFP_NOMEMALLOC | __GFP_THISNODE;
 	dst = __folio_alloc_node(gfp, order, t->nid);
-	if (dst && memattr_heat_covers(heat, folio_pfn(dst)))
+	if (dst && memattr_heat_covers(heat, folio_pfn(dst))) {
+		memattr_heat_catch_up(heat, folio_pfn(dst));
 		memattr_heat_set(heat, folio_pfn(dst), t->history);
+	}
 	return dst;
+}
+
+/* The move failed after the target was allocated: forget its history. */
+static void memattr_free_target(struct folio *dst, unsigned long private)
+{
+	struct memattr_target *t = (struct memattr_target *)private;
+	struct memattr_heat *heat = t->d->heat[t->nid];
+
+	if (memattr_heat_covers(heat, folio_pfn(dst))) {
+		memattr_heat_catch_up(heat, folio_pfn(dst));
+		memattr_heat_set(heat, folio_pfn(dst), 0);
+	}
+	folio_put(dst);
 }
 
 static void memattr_migrate_list(struct memattr_daemon *d, struct list_head *list,
@@ -624,7 +901,7 @@ static void memattr_migrate_list(struct memattr_daemon *d, struct list_head *lis
 		return;
 	list_for_each_entry(folio, list, lru)
 		nr += folio_nr_pages(folio);
-	migrate_pages(list, memattr_alloc_target, NULL, (unsigned long)&t,
+	migrate_pages(list, memattr_alloc_target, memattr_free_target, (unsigned long)&t,
 		      MIGRATE_ASYNC, MR_MEMATTR, &moved);
 	putback_movable_pages(list);
 	count_vm_events(promote ? MEMATTR_PROMOTE_SUCCESS : MEMATTR_DEMOTE_SUCCESS,
@@ -647,52 +924,213 @@ static void memattr_migrate_queued(struct memattr_daemon *d)
 	d->queued = 0;
 }
 
+/* ---- what the users of a folio allow ---- */
+
+/*
+ * Narrow @allowed to what memory policy @pol lets the daemon do, as NUMA
+ * balancing reads a policy (mpol_misplaced()): a bind or preferred policy
+ * keeps a folio within its nodes (a folio elsewhere only moves toward
+ * them), an interleaved placement is never undone, and the default and
+ * local policies leave the choice to heat.
+ */
+static void memattr_policy_allows(const struct mempolicy *pol, nodemask_t *allowed)
+{
+	if (!pol)
+		return;
+	switch (pol->mode) {
+	case MPOL_BIND:
+	case MPOL_PREFERRED:
+	case MPOL_PREFERRED_MANY:
+		nodes_and(*allowed, *allowed, pol->nodes);
+		break;
+	case MPOL_INTERLEAVE:
+	case MPOL_WEIGHTED_INTERLEAVE:
+		nodes_clear(*allowed);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * The node out of @count (threads per node) that most threads ran on last;
+ * the lowest such node on a tie, NUMA_NO_NODE if there is none.
+ */
+static int memattr_majority_node(const unsigned int *count)
+{
+	int nid, best = NUMA_NO_NODE;
+
+	for (nid = 0; nid < MAX_NUMNODES; nid++)
+		if (count[nid] && (best == NUMA_NO_NODE || count[nid] > count[best]))
+			best = nid;
+	return best;
+}
+
+/* What the daemon concluded about a folio from its history. */
+enum memattr_verdict {
+	MEMATTR_STAY,
+	MEMATTR_PROMOTE,
+	MEMATTR_DEMOTE,
+};
+
+/*
+ * Record whether @folio was accessed this pass; whether it is hot (on a
+ * slower node) or cold (on a node short of room). A folio is counted once
+ * a pass, however many PTEs or processes map it: a large folio mapped by
+ * 512 PTEs is one folio wanting room, not 512.
+ */
+static enum memattr_verdict memattr_account(struct memattr_daemon *d,
+					    struct folio *folio, bool accessed)
+{
+	int nid = folio_nid(folio);
+	struct memattr_heat *heat = d->heat[nid];
+	unsigned long pfn = folio_pfn(folio);
+	unsigned int history;
+
+	if (!memattr_heat_covers(heat, pfn))
+		return MEMATTR_STAY;
+	memattr_heat_catch_up(heat, pfn);
+	history = memattr_heat_get(heat, pfn);
+	if (accessed) {
+		if (history & 1)
+			return MEMATTR_STAY;	/* already counted this pass */
+		history |= 1;
+		memattr_heat_set(heat, pfn, history);
+		if (memattr_heat_hot(history, READ_ONCE(memattr_hot_threshold)))
+			return MEMATTR_PROMOTE;
+		if (node_isset(nid, d->slower))
+			d->pass_heating++;
+	} else if (d->need[nid] > 0 && memattr_heat_cold(history, heat->passes)) {
+		return MEMATTR_DEMOTE;
+	}
+	return MEMATTR_STAY;
+}
+
+static void memattr_decide(struct memattr_daemon *d, struct folio *folio,
+			   enum memattr_verdict verdict,
+			   const struct memattr_user *user)
+{
+	if (verdict == MEMATTR_PROMOTE)
+		memattr_consider_promotion(d, folio, user);
+	else if (verdict == MEMATTR_DEMOTE)
+		memattr_consider_demotion(d, folio, user);
+}
+
 /* ---- heat from page tables ---- */
 
-/* One process's walk: its nodes and where the budget stopped it. */
+/* One process's walk: who it is, and where the walk stopped. */
 struct memattr_walk {
 	/* the daemon */
 	struct memattr_daemon *d;
+	/* the policy the process (its leader) set for itself, or NULL */
+	struct mempolicy *task_policy;
 	/* nodes the task's cpuset allows */
 	nodemask_t task_mems;
-	/* address to resume at when the budget ran out, else 0 */
+	/* the node most of its threads last ran on, or NUMA_NO_NODE */
+	int viewer;
+	/* its tgid, and its fault-around PTEs seen, once a VMA needs them */
+	pid_t tgid;
+	struct memattr_seen *seen;
+	/* address to resume at, else 0 */
 	unsigned long stopped_at;
+	/* entries left before the walk checks for mmap_lock waiters */
+	long batch_left;
+	/* the walk stopped to let mmap_lock waiters in */
+	bool yielded;
 	/* an accessed bit was cleared: the mm's TLB entries must go */
 	bool cleared_young;
 };
 
-/* Nodes a folio mapped at @addr may move to: cpuset, and a bind policy. */
-static void memattr_allowed(struct vm_area_struct *vma, unsigned long addr,
-			    const nodemask_t *task_mems, nodemask_t *allowed)
+/* The memory policy @task set for itself, with a reference; or NULL. */
+static struct mempolicy *memattr_task_policy(struct task_struct *task)
+{
+	struct mempolicy *pol;
+
+	task_lock(task);
+	pol = task->mempolicy;
+	mpol_get(pol);
+	task_unlock(task);
+	return pol;
+}
+
+/*
+ * The node whose CPUs use @leader's memory: the one most of its threads
+ * last ran on. A process whose threads are spread evenly is seen from the
+ * lowest of those nodes; its hot pages still only move to a node faster
+ * from there than where they are.
+ */
+static int memattr_task_viewer(struct task_struct *leader)
+{
+	unsigned int count[MAX_NUMNODES] = {};
+	struct task_struct *t;
+
+	rcu_read_lock();
+	for_each_thread(leader, t)
+		count[cpu_to_node(task_cpu(t))]++;
+	rcu_read_unlock();
+	return memattr_majority_node(count);
+}
+
+/*
+ * Nodes a folio mapped at @addr may move to: the task's cpuset, and the
+ * VMA's policy (a shmem file's shared policy included), else the task's.
+ */
+static void memattr_vma_allowed(struct memattr_walk *w, struct vm_area_struct *vma,
+				unsigned long addr, nodemask_t *allowed)
 {
 	struct mempolicy *pol;
 	pgoff_t ilx;
 
-	*allowed = *task_mems;
-	pol = get_vma_policy(vma, addr, 0, &ilx);
-	if (pol->mode == MPOL_BIND)
-		nodes_and(*allowed, *allowed, pol->nodes);
+	*allowed = w->task_mems;
+	pol = __get_vma_policy(vma, addr, &ilx);
+	memattr_policy_allows(pol ?: w->task_policy, allowed);
 	mpol_cond_put(pol);
+}
+
+/* A folio of a tracked node, or NULL: the only ones whose bits we take. */
+static struct folio *memattr_tracked_folio(struct memattr_walk *w,
+					   struct folio *folio)
+{
+	if (!folio || !memattr_heat_covers(w->d->heat[folio_nid(folio)],
+					   folio_pfn(folio)))
+		return NULL;
+	return folio;
+}
+
+/*
+ * An accessed bit of @folio was cleared: keep it for reclaim and page_idle
+ * as folio_referenced() and page_idle do, so that the folio stays young for
+ * reclaim's next look and is no longer idle.
+ */
+static void memattr_keep_young(struct memattr_walk *w, struct folio *folio)
+{
+	folio_set_young(folio);
+	folio_clear_idle(folio);
+	w->cleared_young = true;
+}
+
+/* The present PTEs of the page table at @addr, if fault-around serves @vma. */
+static struct memattr_seen_table *memattr_walk_seen(struct memattr_walk *w,
+						    struct vm_area_struct *vma,
+						    unsigned long addr)
+{
+	if (!vma->vm_ops || !vma->vm_ops->map_pages)
+		return NULL;
+	if (!w->seen)
+		w->seen = memattr_seen_get(w->d, w->tgid, vma->vm_mm);
+	return w->seen ? memattr_seen_table(w->seen, addr) : NULL;
 }
 
 static void memattr_walk_folio(struct memattr_walk *w, struct vm_area_struct *vma,
 			       unsigned long addr, struct folio *folio, bool young)
 {
-	nodemask_t allowed;
+	struct memattr_user user = { .viewer = w->viewer, .mapped = true };
+	enum memattr_verdict verdict = memattr_account(w->d, folio, young);
 
-	if (!folio || !memattr_heat_covers(w->d->heat[folio_nid(folio)],
-					   folio_pfn(folio)))
+	if (verdict == MEMATTR_STAY)
 		return;
-	/*
-	 * A mapped file folio is also read through the page cache (read(2)
-	 * on a file someone maps): folio_mark_accessed() clears its idle flag.
-	 */
-	if (!folio_test_anon(folio)) {
-		young |= !folio_test_idle(folio);
-		folio_set_idle(folio);
-	}
-	memattr_allowed(vma, addr, &w->task_mems, &allowed);
-	memattr_account(w->d, folio, young, &allowed, true);
+	memattr_vma_allowed(w, vma, addr, &user.allowed);
+	memattr_decide(w->d, folio, verdict, &user);
 }
 
 static bool memattr_walk_huge(pmd_t *pmd, unsigned long addr, struct mm_walk *walk)
@@ -705,16 +1143,31 @@ static bool memattr_walk_huge(pmd_t *pmd, unsigned long addr, struct mm_walk *wa
 
 	if (!ptl)
 		return false;
-	if (pmd_present(*pmd)) {
-		folio = vm_normal_folio_pmd(vma, addr, *pmd);
+	folio = pmd_present(*pmd) ?
+		memattr_tracked_folio(w, vm_normal_folio_pmd(vma, addr, *pmd)) : NULL;
+	if (folio) {
 		young = pmdp_clear_young_notify(vma, addr, pmd);
-		w->cleared_young |= young;
+		if (young)
+			memattr_keep_young(w, folio);
 		memattr_walk_folio(w, vma, addr, folio, young);
-		w->d->budget--;
-		count_vm_event(MEMATTR_SCANNED);
 	}
 	spin_unlock(ptl);
+	w->d->budget--;
+	w->batch_left--;
+	count_vm_event(MEMATTR_SCANNED);
 	return true;
+}
+
+/* Stop the walk here: out of budget, queues full, or mmap_lock wanted. */
+static bool memattr_walk_should_stop(struct memattr_walk *w, struct mm_struct *mm)
+{
+	if (w->d->budget <= 0 || w->d->queued >= MEMATTR_BATCH_PAGES)
+		return true;
+	if (w->batch_left > 0)
+		return false;
+	w->batch_left = MEMATTR_LOCK_BATCH;
+	w->yielded = mmap_lock_is_contended(mm) || need_resched();
+	return w->yielded;
 }
 
 static int memattr_pmd_entry(pmd_t *pmd, unsigned long addr, unsigned long end,
@@ -722,12 +1175,12 @@ static int memattr_pmd_entry(pmd_t *pmd, unsigned long addr, unsigned long end,
 {
 	struct memattr_walk *w = walk->private;
 	struct vm_area_struct *vma = walk->vma;
-	unsigned long scanned = 0;
+	long entries = (end - addr) >> PAGE_SHIFT;
+	struct memattr_seen_table *seen;
 	pte_t *start, *pte;
 	spinlock_t *ptl;	/* the page table's */
 
-	/* out of budget, or time to migrate what is queued and come back */
-	if (w->d->budget <= 0 || w->d->queued >= MEMATTR_BATCH_PAGES) {
+	if (memattr_walk_should_stop(w, walk->mm)) {
 		w->stopped_at = addr;
 		return 1;
 	}
@@ -735,6 +1188,7 @@ static int memattr_pmd_entry(pmd_t *pmd, unsigned long addr, unsigned long end,
 	walk->action = ACTION_CONTINUE;
 	if (memattr_walk_huge(pmd, addr, walk))
 		return 0;
+	seen = memattr_walk_seen(w, vma, addr);
 	start = pte_offset_map_lock(walk->mm, pmd, addr, &ptl);
 	if (!start) {
 		walk->action = ACTION_AGAIN;
@@ -742,19 +1196,30 @@ static int memattr_pmd_entry(pmd_t *pmd, unsigned long addr, unsigned long end,
 	}
 	for (pte = start; addr < end; pte++, addr += PAGE_SIZE) {
 		pte_t entry = ptep_get(pte);
-		bool young;
+		bool young, made = false;
+		struct folio *folio;
 
-		if (!pte_present(entry))
+		if (!pte_present(entry)) {
+			if (seen)
+				__clear_bit(pte_index(addr), seen->present);
 			continue;
-		scanned++;
+		}
+		if (seen)
+			made = !__test_and_set_bit(pte_index(addr), seen->present);
+		folio = memattr_tracked_folio(w, vm_normal_folio(vma, addr, entry));
+		if (!folio)
+			continue;
 		young = ptep_clear_young_notify(vma, addr, pte);
-		w->cleared_young |= young;
-		memattr_walk_folio(w, vma, addr, vm_normal_folio(vma, addr, entry),
-				   young);
+		if (young)
+			memattr_keep_young(w, folio);
+		/* made since the last look: fault-around maps young */
+		memattr_walk_folio(w, vma, addr, folio, young && !made);
 	}
 	pte_unmap_unlock(start, ptl);
-	w->d->budget -= scanned;
-	count_vm_events(MEMATTR_SCANNED, scanned);
+	/* every entry looked at costs budget, present or not */
+	w->d->budget -= entries;
+	w->batch_left -= entries;
+	count_vm_events(MEMATTR_SCANNED, entries);
 	return 0;
 }
 
@@ -803,20 +1268,26 @@ static struct task_struct *memattr_next_process(int *nr)
  * hot it is. Reclaim accepts that (x86 clears the bit without a flush): a
  * missed access there only makes a page look idle once more. The folios a
  * promotion looks for, a small hot set touched in a loop, are exactly the
- * ones that stay cached; so the mm's TLBs are flushed after each stretch
- * of its walk that cleared bits: once per process and pass, unless queued
- * migrations or the budget split the walk.
+ * ones that stay cached; so the mm's TLBs are flushed once its walk in
+ * this wakeup is over, if it cleared bits: at most once per process and
+ * pass, plus once per wakeup that the budget ends inside its walk.
+ * Counted in memattr_tlb_flush.
  */
-static void memattr_flush_cleared(struct mm_struct *mm, struct memattr_walk *w)
+static void memattr_flush_cleared(struct memattr_daemon *d, struct mm_struct *mm,
+				  struct memattr_walk *w)
 {
-	if (w->cleared_young)
-		flush_tlb_mm(mm);
+	if (!w->cleared_young)
+		return;
+	flush_tlb_mm(mm);
+	count_vm_event(MEMATTR_TLB_FLUSH);
+	d->pass_tlb_flushes++;
 	w->cleared_young = false;
 }
 
 /*
- * Walk one process from @start, migrating what fills the queues on the way;
- * false if the budget stopped it (the cursor says where).
+ * Walk one process from @start, migrating what fills the queues on the way
+ * and dropping mmap_lock every MEMATTR_LOCK_BATCH entries that a writer
+ * waits for it; false if the budget stopped it (the cursor says where).
  */
 static bool memattr_walk_process(struct memattr_daemon *d,
 				 struct task_struct *task, unsigned long start)
@@ -826,19 +1297,34 @@ static bool memattr_walk_process(struct memattr_daemon *d,
 
 	if (!mm)
 		return true;
+	w.task_policy = memattr_task_policy(task);
+	w.viewer = memattr_task_viewer(task);
+	w.tgid = task->tgid;
 	do {
+		u64 held;
+
 		w.stopped_at = 0;
+		w.yielded = false;
+		w.batch_left = MEMATTR_LOCK_BATCH;
 		if (!mmap_read_trylock(mm))
 			break;	/* busy: its pages wait for the next pass */
+		held = ktime_get_ns();
 		walk_page_range(mm, start, mm->task_size, &memattr_walk_ops, &w);
 		mmap_read_unlock(mm);
-		memattr_flush_cleared(mm, &w);
+		held = ktime_get_ns() - held;
+		d->pass_max_hold_ns = max(d->pass_max_hold_ns, held);
 		memattr_migrate_queued(d);
+		cond_resched();
 		start = w.stopped_at;
-	} while (start && d->budget > 0 && !kthread_should_stop());
+	} while (start && (w.yielded || d->budget > 0) && !kthread_should_stop());
+	memattr_flush_cleared(d, mm, &w);
+	mpol_put(w.task_policy);
 	mmput(mm);
-	if (!w.stopped_at)
+	if (!w.stopped_at) {
+		if (w.seen)
+			memattr_seen_trim(w.seen);
 		return true;
+	}
 	d->cursor_addr = w.stopped_at;
 	return false;
 }
@@ -865,26 +1351,90 @@ static bool memattr_walk_processes(struct memattr_daemon *d)
 
 /* ---- heat of page cache no process maps ---- */
 
+/*
+ * Whether reclaim counts an unmapped page-cache folio as used lately: it
+ * is active (read again after its first read). Read and left as it is,
+ * so that neither reclaim nor page_idle users lose what the folio's flags
+ * keep for them; the price is that a folio stays hot until reclaim
+ * deactivates it.
+ */
+static bool memattr_cache_folio_used(struct folio *folio)
+{
+#ifdef CONFIG_LRU_GEN
+	if (lru_gen_enabled())
+		return folio_lru_refs(folio) > 0;
+#endif
+	return folio_test_active(folio);
+}
+
+/*
+ * Nodes an unmapped page-cache folio may move to: a shmem or tmpfs file's
+ * shared policy (mbind() on a mapping of it, or tmpfs mpol=) decides; a
+ * folio whose mapping cannot be pinned down now stays where it is.
+ */
+static void memattr_cache_allowed(struct folio *folio, nodemask_t *allowed)
+{
+	struct address_space *mapping;
+	struct mempolicy *pol;
+
+	*allowed = node_states[N_MEMORY];
+	if (!folio_test_swapbacked(folio))
+		return;
+	if (!folio_trylock(folio)) {
+		nodes_clear(*allowed);
+		return;
+	}
+	mapping = folio->mapping;
+	if (mapping && shmem_mapping(mapping)) {
+		pol = mpol_shared_policy_lookup(&SHMEM_I(mapping->host)->policy,
+						folio->index);
+		memattr_policy_allows(pol, allowed);
+		mpol_cond_put(pol);
+	}
+	folio_unlock(folio);
+}
+
+/*
+ * Look at the PFN @pfn; *@next is set to the first PFN after what was
+ * looked at: a folio, a free buddy block or an offline section.
+ */
 static void memattr_walk_pfn(struct memattr_daemon *d, unsigned long pfn,
 			     unsigned long *next)
 {
+	struct memattr_user user = { .viewer = NUMA_NO_NODE, .mapped = false };
 	struct page *page = pfn_to_online_page(pfn);
+	enum memattr_verdict verdict;
 	struct folio *folio;
 
 	*next = pfn + 1;
-	if (!page)
+	if (!page) {
+#ifdef CONFIG_SPARSEMEM
+		/* an offline section costs one entry */
+		if (!online_section_nr(pfn_to_section_nr(pfn)))
+			*next = ALIGN(pfn + 1, PAGES_PER_SECTION);
+#endif
 		return;
+	}
+	/* free memory costs one entry per block (racy read, as compaction) */
+	if (PageBuddy(page)) {
+		unsigned long order = buddy_order_unsafe(page);
+
+		if (order <= MAX_PAGE_ORDER)
+			*next = ALIGN(pfn + 1, 1UL << order);
+		return;
+	}
 	folio = page_folio(page);
 	if (!folio_try_get(folio))
 		return;
 	if (unlikely(page_folio(page) != folio))
 		goto put;
 	*next = folio_pfn(folio) + folio_nr_pages(folio);
-	if (folio_test_lru(folio) && !folio_test_anon(folio) && !folio_mapped(folio)) {
-		bool accessed = !folio_test_idle(folio);
-
-		folio_set_idle(folio);
-		memattr_account(d, folio, accessed, &node_states[N_MEMORY], false);
+	if (!folio_test_lru(folio) || folio_test_anon(folio) || folio_mapped(folio))
+		goto put;
+	verdict = memattr_account(d, folio, memattr_cache_folio_used(folio));
+	if (verdict != MEMATTR_STAY) {
+		memattr_cache_allowed(folio, &user.allowed);
+		memattr_decide(d, folio, verdict, &user);
 	}
 put:
 	folio_put(folio);
@@ -913,6 +1463,8 @@ static bool memattr_pfn_walk_useful(struct memattr_daemon *d, int nid)
 /* Walk the PFNs of nodes with unmapped page cache; false if out of budget. */
 static bool memattr_walk_pfns(struct memattr_daemon *d)
 {
+	unsigned int visited = 0;
+
 	for (; d->cursor_nid < MAX_NUMNODES;
 	     d->cursor_nid = next_node(d->cursor_nid, d->tracked), d->cursor_pfn = 0) {
 		int nid = d->cursor_nid;
@@ -931,7 +1483,7 @@ static bool memattr_walk_pfns(struct memattr_daemon *d)
 			memattr_walk_pfn(d, d->cursor_pfn, &d->cursor_pfn);
 			d->budget--;
 			count_vm_event(MEMATTR_SCANNED);
-			if (!(d->cursor_pfn % 4096))
+			if (!(++visited % 4096))
 				cond_resched();
 		}
 		memattr_migrate_queued(d);
@@ -987,7 +1539,7 @@ static int memattr_daemon_fn(void *data)
 
 static struct memattr_daemon *memattr_daemon_alloc(void)
 {
-	struct memattr_daemon *d = kzalloc(sizeof(*d), GFP_KERNEL);
+	struct memattr_daemon *d = kvzalloc(sizeof(*d), GFP_KERNEL);
 	int nid;
 
 	if (!d)
@@ -998,6 +1550,7 @@ static struct memattr_daemon *memattr_daemon_alloc(void)
 	}
 	d->pass_start = true;
 	d->rate.last = jiffies;
+	xa_init(&d->seen);
 	return d;
 }
 
@@ -1007,7 +1560,9 @@ static void memattr_daemon_free(struct memattr_daemon *d)
 
 	for (nid = 0; nid < MAX_NUMNODES; nid++)
 		memattr_heat_free(d->heat[nid]);
-	kfree(d);
+	memattr_seen_prune(d, true);
+	xa_destroy(&d->seen);
+	kvfree(d);
 }
 
 /* The thread's state, for the stopper to free (memattr_daemon_lock). */
@@ -1031,8 +1586,6 @@ static int __memattr_daemon_start(void)
 	}
 	memattr_daemon_task = task;
 	memattr_daemon_state = d;
-	/* memattr_daemon_lock, then cpu_hotplug_lock: nothing nests the other way */
-	static_branch_enable(&memattr_daemon_sampling);
 	return 0;
 }
 
@@ -1041,7 +1594,6 @@ static void __memattr_daemon_stop(void)
 	lockdep_assert_held(&memattr_daemon_lock);
 	if (!memattr_daemon_task)
 		return;
-	static_branch_disable(&memattr_daemon_sampling);
 	kthread_stop(memattr_daemon_task);
 	memattr_daemon_free(memattr_daemon_state);
 	memattr_daemon_task = NULL;
@@ -1157,6 +1709,14 @@ static ssize_t metadata_bytes_show(struct kobject *kobj,
 
 static struct kobj_attribute memattr_metadata_bytes_attr = __ATTR_RO(metadata_bytes);
 
+static ssize_t passes_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&memattr_passes));
+}
+
+static struct kobj_attribute memattr_passes_attr = __ATTR_RO(passes);
+
 static struct attribute *memattr_daemon_attrs[] = {
 	&memattr_enabled_attr.attr,
 	&memattr_knob_scan_interval.attr.attr,
@@ -1165,6 +1725,7 @@ static struct attribute *memattr_daemon_attrs[] = {
 	&memattr_knob_rate_limit.attr.attr,
 	&memattr_knob_demote_watermark.attr.attr,
 	&memattr_metadata_bytes_attr.attr,
+	&memattr_passes_attr.attr,
 	NULL,
 };
 

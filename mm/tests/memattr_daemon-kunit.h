@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * KUnit tests for kmemattrd's decisions: heat history, hot and cold, the
- * promotion target from the records and the rate limit. Included at the
- * end of mm/memattr_daemon.c; expected values are worked out by hand.
+ * KUnit tests for kmemattrd's decisions: heat history and its lazy aging,
+ * hot and cold, the promotion target from the records, the rate limit,
+ * what a memory policy allows and whose view a process gets. Included at
+ * the end of mm/memattr_daemon.c; expected values are worked out by hand.
  */
 
 #ifdef CONFIG_MEMATTR_KUNIT_TEST
@@ -177,14 +178,143 @@ static void memattr_daemon_test_backoff(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memattr_next_backoff(0, 512, 7), 0);
 }
 
+static void memattr_daemon_test_age_by(struct kunit *test)
+{
+	u64 word = 0x123456789abcdef0ULL;
+
+	KUNIT_EXPECT_EQ(test, memattr_heat_age_word_by(word, 0), word);
+	KUNIT_EXPECT_EQ(test, memattr_heat_age_word_by(word, 2),
+			memattr_heat_age_word(memattr_heat_age_word(word)));
+	KUNIT_EXPECT_EQ(test, memattr_heat_age_word_by(word, 3),
+			memattr_heat_age_word(memattr_heat_age_word_by(word, 2)));
+	/* page 0's 0x0 stays, page 1's 0xf keeps only the access 3 passes ago */
+	KUNIT_EXPECT_EQ(test, memattr_heat_age_word_by(0xf0, 3), 0x80);
+	KUNIT_EXPECT_EQ(test, memattr_heat_age_word_by(word, 4), 0);
+	KUNIT_EXPECT_EQ(test, memattr_heat_age_word_by(word, 200), 0);
+}
+
+/* 2.5 chunks of histories: three chunks, the last one partial. */
+#define DAEMON_TEST_PAGES	(2 * MEMATTR_CHUNK_PAGES + MEMATTR_CHUNK_PAGES / 2)
+
+/*
+ * Lazy aging gives what aging every word each pass would: whether a chunk
+ * is caught up by the walk or only by the sweep, after a few passes or
+ * after hundreds (the per-chunk byte must not wrap).
+ */
+static void memattr_daemon_test_lazy_age(struct kunit *test)
+{
+	unsigned long nr_words = DIV_ROUND_UP(DAEMON_TEST_PAGES, 16), w, pass;
+	struct memattr_heat *heat;
+	u64 *eager;
+
+	heat = kunit_kzalloc(test, memattr_heat_bytes(DAEMON_TEST_PAGES), GFP_KERNEL);
+	eager = kunit_kcalloc(test, nr_words, sizeof(*eager), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, heat);
+	KUNIT_ASSERT_NOT_NULL(test, eager);
+	heat->start_pfn = 4096;
+	heat->nr_pages = DAEMON_TEST_PAGES;
+	heat->aged = (u8 *)&heat->words[nr_words];
+	for (pass = 1; pass <= 300; pass++) {
+		unsigned long pfn = 4096 + (pass * 97) % DAEMON_TEST_PAGES;
+
+		memattr_heat_age(heat);
+		for (w = 0; w < nr_words; w++)
+			eager[w] = memattr_heat_age_word(eager[w]);
+		/* the first 20 passes, an access to one page each */
+		if (pass <= 20) {
+			unsigned long i = pfn - heat->start_pfn;
+
+			memattr_heat_catch_up(heat, pfn);
+			memattr_heat_set(heat, pfn, memattr_heat_get(heat, pfn) | 1);
+			eager[i / 16] |= 1ULL << (4 * (i % 16));
+		}
+		if (pass == 22 || pass == 300) {
+			for (w = 0; w < DIV_ROUND_UP(DAEMON_TEST_PAGES, MEMATTR_CHUNK_PAGES); w++)
+				memattr_heat_catch_up_chunk(heat, w);
+			for (w = 0; w < nr_words; w++)
+				KUNIT_EXPECT_EQ_MSG(test, heat->words[w], eager[w],
+						    "word %lu after pass %lu", w, pass);
+		}
+	}
+	/* nothing accessed for 280 passes: everything forgotten */
+	for (w = 0; w < nr_words; w++)
+		KUNIT_EXPECT_EQ(test, heat->words[w], 0);
+}
+
+static void memattr_daemon_test_policy_allows(struct kunit *test)
+{
+	struct mempolicy pol = {};
+	nodemask_t allowed, all;
+
+	daemon_needs_nodes(test, DAEMON_TEST_NODES);
+	nodes_clear(all);
+	for (int nid = 0; nid < DAEMON_TEST_NODES; nid++)
+		node_set(nid, all);
+	/* no policy, default or local: heat decides */
+	allowed = all;
+	memattr_policy_allows(NULL, &allowed);
+	KUNIT_EXPECT_TRUE(test, nodes_equal(allowed, all));
+	pol.mode = MPOL_LOCAL;
+	memattr_policy_allows(&pol, &allowed);
+	KUNIT_EXPECT_TRUE(test, nodes_equal(allowed, all));
+	/* bind, preferred (many): only within the nodes named */
+	nodes_clear(pol.nodes);
+	node_set(1, pol.nodes);
+	node_set(3, pol.nodes);
+	pol.mode = MPOL_BIND;
+	memattr_policy_allows(&pol, &allowed);
+	KUNIT_EXPECT_TRUE(test, nodes_equal(allowed, pol.nodes));
+	nodes_clear(pol.nodes);
+	node_set(3, pol.nodes);
+	pol.mode = MPOL_PREFERRED;
+	allowed = all;
+	memattr_policy_allows(&pol, &allowed);
+	KUNIT_EXPECT_EQ(test, nodes_weight(allowed), 1);
+	KUNIT_EXPECT_TRUE(test, node_isset(3, allowed));
+	pol.mode = MPOL_PREFERRED_MANY;
+	allowed = all;
+	memattr_policy_allows(&pol, &allowed);
+	KUNIT_EXPECT_TRUE(test, nodes_equal(allowed, pol.nodes));
+	/* interleaving: never undone */
+	pol.mode = MPOL_INTERLEAVE;
+	allowed = all;
+	memattr_policy_allows(&pol, &allowed);
+	KUNIT_EXPECT_TRUE(test, nodes_empty(allowed));
+	pol.mode = MPOL_WEIGHTED_INTERLEAVE;
+	allowed = all;
+	memattr_policy_allows(&pol, &allowed);
+	KUNIT_EXPECT_TRUE(test, nodes_empty(allowed));
+}
+
+static void memattr_daemon_test_majority(struct kunit *test)
+{
+	unsigned int count[MAX_NUMNODES] = {};
+
+	KUNIT_EXPECT_EQ(test, memattr_majority_node(count), NUMA_NO_NODE);
+	count[0] = 1;
+	KUNIT_EXPECT_EQ(test, memattr_majority_node(count), 0);
+	if (MAX_NUMNODES < DAEMON_TEST_NODES)
+		return;
+	count[3] = 3;
+	count[1] = 2;
+	KUNIT_EXPECT_EQ(test, memattr_majority_node(count), 3);
+	/* a tie goes to the lowest node */
+	count[1] = 3;
+	KUNIT_EXPECT_EQ(test, memattr_majority_node(count), 1);
+}
+
 static struct kunit_case memattr_daemon_test_cases[] = {
 	KUNIT_CASE(memattr_daemon_test_age),
+	KUNIT_CASE(memattr_daemon_test_age_by),
+	KUNIT_CASE(memattr_daemon_test_lazy_age),
 	KUNIT_CASE(memattr_daemon_test_get_set),
 	KUNIT_CASE(memattr_daemon_test_hot_cold),
 	KUNIT_CASE(memattr_daemon_test_faster),
 	KUNIT_CASE(memattr_daemon_test_pick),
 	KUNIT_CASE(memattr_daemon_test_rate),
 	KUNIT_CASE(memattr_daemon_test_backoff),
+	KUNIT_CASE(memattr_daemon_test_policy_allows),
+	KUNIT_CASE(memattr_daemon_test_majority),
 	{}
 };
 

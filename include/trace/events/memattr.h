@@ -9,26 +9,34 @@
 
 /*
  * kmemattrd finished a pass over every process's page tables and the page
- * cache of the tracked nodes: what it looked at and what it moved.
+ * cache of the tracked nodes: what it looked at and what it moved, the
+ * TLB flushes it asked for and the longest it held one mm's mmap_lock.
  */
 TRACE_EVENT(memattr_scan_pass,
 	    TP_PROTO(unsigned long scanned, unsigned long promoted,
 		     unsigned long demoted, unsigned long failed,
-		     unsigned int msecs),
-	    TP_ARGS(scanned, promoted, demoted, failed, msecs),
+		     unsigned int msecs, unsigned long tlb_flushes,
+		     unsigned int max_hold_us),
+	    TP_ARGS(scanned, promoted, demoted, failed, msecs, tlb_flushes,
+		    max_hold_us),
 	    TP_STRUCT__entry(__field(unsigned long, scanned)
 			     __field(unsigned long, promoted)
 			     __field(unsigned long, demoted)
 			     __field(unsigned long, failed)
-			     __field(unsigned int, msecs)),
+			     __field(unsigned int, msecs)
+			     __field(unsigned long, tlb_flushes)
+			     __field(unsigned int, max_hold_us)),
 	    TP_fast_assign(__entry->scanned = scanned;
 			   __entry->promoted = promoted;
 			   __entry->demoted = demoted;
 			   __entry->failed = failed;
-			   __entry->msecs = msecs;),
-	    TP_printk("scanned=%lu promoted=%lu demoted=%lu failed=%lu msecs=%u",
+			   __entry->msecs = msecs;
+			   __entry->tlb_flushes = tlb_flushes;
+			   __entry->max_hold_us = max_hold_us;),
+	    TP_printk("scanned=%lu promoted=%lu demoted=%lu failed=%lu msecs=%u tlb_flushes=%lu max_hold_us=%u",
 		      __entry->scanned, __entry->promoted, __entry->demoted,
-		      __entry->failed, __entry->msecs)
+		      __entry->failed, __entry->msecs, __entry->tlb_flushes,
+		      __entry->max_hold_us)
 );
 
 /* One batch of folios kmemattrd handed to migrate_pages() for a node. */
