@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the base initramfs: busybox-static, the guest init, the memattr tool,
-# the statically linked selftests and Debian's lstopo-no-graphics (dynamic,
-# with its libraries: 3.5 MB) (build/initramfs.cpio.gz); and, for
+# the statically linked selftests and Debian's lstopo-no-graphics and numactl
+# (dynamic, with their libraries: 3.5 MB) (build/initramfs.cpio.gz); and, for
 # the tiering benchmark only, a second part with two Debian programs as
 # they are packaged, dynamic, with the libraries ldd names at the same
 # paths (build/initramfs-bench.cpio.gz: sysbench, numactl's migratepages;
@@ -66,9 +66,10 @@ list=$MA_BUILD/initramfs.list
 	for f in "$MA_BUILD"/selftests/*; do
 		[ -f "$f" ] && [ -x "$f" ] && echo "file /memattr/selftests/${f##*/} $f 0755 0 0"
 	done
-	# hwloc, whose view of the nodes the views selftest compares with ours
+	# hwloc, whose view of the nodes the views selftest compares with ours,
+	# and numactl, the client whose policies kmemattrd's selftest checks
 	base_dirs=" / /bin /sbin /dev /proc /sys /tmp /memattr /memattr/bin /memattr/selftests "
-	dynamic_programs base_dirs lstopo-no-graphics
+	dynamic_programs base_dirs lstopo-no-graphics numactl
 } >"$list.new"
 out=$MA_BUILD/initramfs.cpio.gz
 "$gen" "$list.new" | gzip -1 >"$out.tmp"

@@ -10,10 +10,12 @@
 
 #define _GNU_SOURCE
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <numa.h>
 #include <numaif.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +49,8 @@
 #define INTERVAL_MS	"100"
 #define SETTLE_S	20
 #define QUIET_S		1	/* 10 passes, 5x what a hot page needs */
+/* Passes a test that expects nothing to move waits: 2 to heat, 2 to move, 1 more */
+#define POLICY_PASSES	5
 
 /* A node's read latency and bandwidth as the records will show them. */
 static unsigned long long topo_read(const struct topo *t, int n, int ma, int perf)
@@ -75,36 +79,65 @@ static bool tracked(const struct topo *t, int n)
 	       t->node[n].memattr[TOPO_MA_SPECIAL] != 1 && latency(t, n);
 }
 
-/* Documented order: lower read latency, then higher read bandwidth. */
-static bool faster(const struct topo *t, int a, int b)
+/*
+ * Node @n's read value @perf as the CPUs of node @c see it: their pair's
+ * value, else the node's record (the best initiator's); @c < 0: the record.
+ */
+static unsigned long long seen_from(const struct topo *t, int c, int n, int perf)
 {
-	if (latency(t, a) != latency(t, b))
-		return latency(t, a) < latency(t, b);
-	return bandwidth(t, a) > bandwidth(t, b);
+	long long v = c < 0 ? -1 : topo_view_value(t, c, n, perf, NULL);
+
+	return v > 0 ? v : topo_read(t, n, perf, perf);
 }
 
-/* The fastest tracked node of @allowed faster than @src, -1 if none. */
-static int fastest(const struct topo *t, int src, unsigned long long allowed)
+/* Documented order, from node @c: lower read latency, then higher bandwidth. */
+static bool faster(const struct topo *t, int c, int a, int b)
+{
+	unsigned long long la = seen_from(t, c, a, TOPO_READ_LATENCY);
+	unsigned long long lb = seen_from(t, c, b, TOPO_READ_LATENCY);
+
+	if (la != lb)
+		return la < lb;
+	return seen_from(t, c, a, TOPO_READ_BANDWIDTH) > seen_from(t, c, b, TOPO_READ_BANDWIDTH);
+}
+
+/* The fastest tracked node of @allowed faster than @src from @c, -1 if none. */
+static int fastest(const struct topo *t, int c, int src, unsigned long long allowed)
 {
 	int n, best = -1;
 
 	for (n = 0; n < t->nr_nodes; n++)
-		if (tracked(t, n) && (allowed >> n & 1) && faster(t, n, src) &&
-		    (best < 0 || faster(t, n, best)))
+		if (tracked(t, n) && (allowed >> n & 1) && faster(t, c, n, src) &&
+		    (best < 0 || faster(t, c, n, best)))
 			best = n;
 	return best;
 }
 
-/* The slowest tracked node with room for the region, -1 if none. */
-static int slowest(const struct topo *t)
+/* The slowest tracked node from @c with room for the region, -1 if none. */
+static int slowest(const struct topo *t, int c)
 {
 	int n, worst = -1;
 
 	for (n = 0; n < t->nr_nodes; n++)
 		if (tracked(t, n) && t->node[n].mem_bytes >= 3 * REGION &&
-		    (worst < 0 || faster(t, worst, n)))
+		    (worst < 0 || faster(t, c, worst, n)))
 			worst = n;
 	return worst;
+}
+
+/* Pin this thread (and the threads it starts) to the CPUs of node @c. */
+static int pin_to_node(const struct topo *t, int c)
+{
+	unsigned long long mask;
+	cpu_set_t set;
+
+	if (topo_parse_list(t->node[c].cpus, &mask))
+		return -1;
+	CPU_ZERO(&set);
+	for (int cpu = 0; cpu < 64; cpu++)
+		if (mask >> cpu & 1)
+			CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
 }
 
 static long long vmstat(const char *name)
@@ -118,8 +151,8 @@ static int knob(const char *name, const char *val)
 	return sysfs_write_str(val, DAEMON_DIR "/%s", name) ? -errno : 0;
 }
 
-/* The node of every page of [@p, @p + @bytes), -errno where unmapped. */
-static int *where(char *p, size_t bytes)
+/* The node of every page of [@p, @p + @bytes) in process @pid (0: this one). */
+static int *where_pid(pid_t pid, char *p, size_t bytes)
 {
 	long ps = getpagesize(), n = bytes / ps, i;
 	void **pages = calloc(n, sizeof(*pages));
@@ -128,7 +161,7 @@ static int *where(char *p, size_t bytes)
 	if (pages && status) {
 		for (i = 0; i < n; i++)
 			pages[i] = p + i * ps;
-		if (!move_pages(0, n, pages, NULL, status, 0)) {
+		if (!move_pages(pid, n, pages, NULL, status, 0)) {
 			free(pages);
 			return status;
 		}
@@ -136,6 +169,12 @@ static int *where(char *p, size_t bytes)
 	free(pages);
 	free(status);
 	return NULL;
+}
+
+/* The node of every page of [@p, @p + @bytes), -errno where unmapped. */
+static int *where(char *p, size_t bytes)
+{
+	return where_pid(0, p, bytes);
 }
 
 struct placement {
@@ -200,6 +239,30 @@ static void *hot_loop_fn(void *arg)
 		usleep(1000);
 	}
 	return NULL;
+}
+
+#define CHILD_ENV	"MEMATTR_DAEMON_CHILD"
+#define NUMACTL		"/memattr/bin/numactl"
+
+/*
+ * This binary started by a client such as numactl with CHILD_ENV set:
+ * fault a region under the policy the client gave, print its address,
+ * touch its hot set until killed. Runs before the harness's main.
+ */
+__attribute__((constructor)) static void policy_child(void)
+{
+	struct hot_loop h = { .fd = -1, .bytes = REGION };
+
+	if (!getenv(CHILD_ENV))
+		return;
+	h.p = mmap(NULL, REGION, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (h.p == MAP_FAILED)
+		_exit(1);
+	memset(h.p, 1, REGION);
+	printf("%p\n", (void *)h.p);
+	fflush(stdout);
+	hot_loop_fn(&h);
+	_exit(0);
 }
 
 static int hot_loop_start(struct hot_loop *h, char *p, int fd, size_t bytes)
@@ -282,10 +345,39 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Passes the daemon finished since boot (its "passes" file), -1 if unknown. */
+static long long passes(void)
+{
+	unsigned long long v;
+
+	return sysfs_read_u64(&v, DAEMON_DIR "/passes") ? -1 : (long long)v;
+}
+
+/*
+ * Wait until @n passes that began after the call have ended: each of them
+ * looked at every present entry of every process. False if that took
+ * longer than @timeout_s.
+ */
+static bool wait_passes(int n, int timeout_s)
+{
+	long long start = passes();
+	double t0 = now_s();
+
+	if (start < 0)
+		return false;
+	while (now_s() - t0 < timeout_s) {
+		if (passes() >= start + n + 1)	/* the pass under way is not whole */
+			return true;
+		usleep(100000);
+	}
+	return false;
+}
+
 FIXTURE(daemon) {
 	struct topo topo;	/* the booted topology */
+	int viewer;		/* the CPU node the test runs on */
 	int start;		/* slowest tracked node: where regions start */
-	int target;		/* fastest node faster than it */
+	int target;		/* fastest node faster than it, from there */
 	char thp[64];		/* THP mode before the test */
 };
 
@@ -298,9 +390,18 @@ FIXTURE_SETUP(daemon)
 	/* under KASAN the timed tests are slow: one topology is enough there */
 	if (self->topo.debug_kernel && strcmp(self->topo.name, "special"))
 		SKIP(return, "debug kernel: the daemon's tests run on special only");
-	self->start = slowest(&self->topo);
+	/*
+	 * The daemon ranks nodes as the CPUs the task runs on see them: run
+	 * on the first CPU node's, and expect what they see.
+	 */
+	for (self->viewer = 0; self->viewer < self->topo.nr_nodes; self->viewer++)
+		if (self->topo.node[self->viewer].cpus[0])
+			break;
+	ASSERT_LT(self->viewer, self->topo.nr_nodes);
+	ASSERT_EQ(0, pin_to_node(&self->topo, self->viewer));
+	self->start = slowest(&self->topo, self->viewer);
 	self->target = self->start < 0 ? -1 :
-		       fastest(&self->topo, self->start, ~0ULL);
+		       fastest(&self->topo, self->viewer, self->start, ~0ULL);
 	if (self->target < 0)
 		SKIP(return, "topology %s has no tracked node faster than another",
 		     self->topo.name);
@@ -308,7 +409,8 @@ FIXTURE_SETUP(daemon)
 	sysfs_read_str(self->thp, sizeof(self->thp), THP_ENABLED);
 	ASSERT_EQ(0, sysfs_write_str("never", THP_ENABLED));
 	ASSERT_EQ(0, knob("scan_interval_ms", INTERVAL_MS));
-	TH_LOG("start node %d, fastest node %d", self->start, self->target);
+	TH_LOG("CPUs of node %d: start node %d, fastest node %d", self->viewer,
+	       self->start, self->target);
 }
 
 FIXTURE_TEARDOWN(daemon)
@@ -543,7 +645,8 @@ TEST_F_TIMEOUT(daemon, bind_obeyed, 60)
 	ASSERT_NE(NULL, p);
 	ASSERT_EQ(0, hot_loop_start(&h, p, -1, REGION));
 	ASSERT_EQ(0, knob("enabled", "1"));
-	sleep(QUIET_S);
+	/* long enough to find the hot set (2 passes) and move it, twice over */
+	EXPECT_TRUE(wait_passes(POLICY_PASSES, SETTLE_S));
 	hot_loop_stop(&h);
 	ASSERT_EQ(0, place(&self->topo, p, REGION, self->start, self->target, 0, &pl));
 	TH_LOG("bound to node %d: %ld hot and %ld cold pages left it, %lld promoted in all",
@@ -582,7 +685,8 @@ static int join_cpuset_without(const struct topo *t, int excluded)
 
 TEST_F_TIMEOUT(daemon, cpuset_obeyed, 120)
 {
-	int next = fastest(&self->topo, self->start, ~0ULL & ~(1ULL << self->target));
+	int next = fastest(&self->topo, self->viewer, self->start,
+			   ~0ULL & ~(1ULL << self->target));
 	struct placement pl;
 	struct hot_loop h;
 	double took;
@@ -632,7 +736,7 @@ TEST_F_TIMEOUT(daemon, special_stays, 60)
 	ASSERT_EQ(0, mbind(p, REGION, MPOL_DEFAULT, NULL, 0, 0));
 	ASSERT_EQ(0, hot_loop_start(&h, p, -1, REGION));
 	ASSERT_EQ(0, knob("enabled", "1"));
-	sleep(QUIET_S);
+	EXPECT_TRUE(wait_passes(POLICY_PASSES, SETTLE_S));
 	hot_loop_stop(&h);
 	status = where(p, REGION);
 	ASSERT_NE(NULL, status);
@@ -644,9 +748,16 @@ TEST_F_TIMEOUT(daemon, special_stays, 60)
 	munmap(p, REGION);
 }
 
+/*
+ * Page cache no process maps is used by no CPU in particular: it is ranked
+ * by the nodes' own records (what their best initiator sees), so its start
+ * and target nodes are the slowest and fastest by the records.
+ */
 TEST_F_TIMEOUT(daemon, page_cache_promoted, 120)
 {
-	unsigned long mask = 1UL << self->start;
+	int start = slowest(&self->topo, -1);
+	int target = start < 0 ? -1 : fastest(&self->topo, -1, start, ~0ULL);
+	unsigned long mask = 1UL << start;
 	long long before = vmstat("memattr_promote_success");
 	char path[64], *buf, *map;
 	struct placement pl;
@@ -654,6 +765,9 @@ TEST_F_TIMEOUT(daemon, page_cache_promoted, 120)
 	double t0, took = -1;
 	int fd;
 
+	if (target < 0)
+		SKIP(return, "topology %s: no node is faster than another by the records",
+		     self->topo.name);
 	mkdir(TMPFS_DIR, 0755);
 	ASSERT_EQ(0, mount("tmpfs", TMPFS_DIR, "tmpfs", 0, "size=128m"));
 	snprintf(path, sizeof(path), TMPFS_DIR "/file");
@@ -687,10 +801,10 @@ TEST_F_TIMEOUT(daemon, page_cache_promoted, 120)
 	hot_loop_stop(&h);
 	map = mmap(NULL, REGION, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
 	ASSERT_NE(MAP_FAILED, map);
-	ASSERT_EQ(0, place(&self->topo, map, REGION, self->start, self->target, 0, &pl));
+	ASSERT_EQ(0, place(&self->topo, map, REGION, start, target, 0, &pl));
 	munmap(map, REGION);
 	TH_LOG("page cache: %.0f s to 90%%; hot %ld/%ld on node %d, cold moved %ld/%ld",
-	       took, pl.hot_on, pl.hot, self->target, pl.cold_moved, pl.cold);
+	       took, pl.hot_on, pl.hot, target, pl.cold_moved, pl.cold);
 	EXPECT_LE(0, took);
 	EXPECT_GE(pl.hot_on * 10, pl.hot * 9);
 	EXPECT_LT(pl.cold_moved * 20, pl.cold);
@@ -1060,6 +1174,16 @@ out:
  */
 #define PINGPONG_SAMPLES	6
 
+/* Entries of @status (@n pages) equal to @nid. */
+static long count_on(const int *status, long n, int nid)
+{
+	long i, on = 0;
+
+	for (i = 0; i < n; i++)
+		on += status[i] == nid;
+	return on;
+}
+
 TEST_F_TIMEOUT(daemon, with_numa_balancing_no_ping_pong, 120)
 {
 	long i, n = REGION / getpagesize(), back = 0, on_target = 0;
@@ -1077,7 +1201,7 @@ TEST_F_TIMEOUT(daemon, with_numa_balancing_no_ping_pong, 120)
 	for (i = 0; i < self->topo.nr_nodes; i++)
 		if (!self->topo.node[i].cpus[0])
 			memory_only |= 1ULL << i;
-	ours = fastest(&self->topo, self->start, memory_only);
+	ours = fastest(&self->topo, self->viewer, self->start, memory_only);
 	ASSERT_EQ(0, sysfs_write_str("1", "/sys/kernel/mm/numa/demotion_enabled"));
 	ASSERT_EQ(0, sysfs_write_str("2", "/proc/sys/kernel/numa_balancing"));
 	p = region_on(self->start, REGION, false);
@@ -1105,6 +1229,8 @@ TEST_F_TIMEOUT(daemon, with_numa_balancing_no_ping_pong, 120)
 	TH_LOG("after %d s, %ld left node %d, kmemattrd promoted %lld",
 	       PINGPONG_SAMPLES, back, self->target, promoted);
 	EXPECT_EQ(0, back);
+	/* no ping-pong because nothing moved proves nothing */
+	EXPECT_LT(0, promoted + count_on(prev, n, self->target));
 	if (ours >= 0) {	/* NUMA balancing cannot promote there */
 		EXPECT_GE(on_target * 10, n / HOT_EVERY * 9);
 	} else {		/* mapped pages bound for CPU nodes are its */
@@ -1203,6 +1329,528 @@ TEST_F_TIMEOUT(daemon, tracepoints_agree_with_vmstat, 120)
 	EXPECT_GE(t.batch_promoted, t.pass_promoted);
 	EXPECT_LT(0, t.pass_promoted);
 	munmap(p, REGION);
+}
+
+/* ---- kmemattrd works with the kernel: reclaim, memory policy, CPUs ---- */
+
+/* KiB "Referenced" in /proc/self/smaps for the mapping that holds @p. */
+static long long referenced_kb(const char *p)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	unsigned long lo, hi;
+	long long kb = -1;
+	char line[512];
+	bool in = false;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
+			in = lo <= (unsigned long)p && (unsigned long)p < hi;
+			continue;
+		}
+		if (in && sscanf(line, "Referenced: %lld kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return kb;
+}
+
+/*
+ * Reclaim keeps its view: a region touched once after clear_refs (which
+ * also flushes the TLB, so that TCG sets the accessed bits again) reads
+ * all "Referenced" in smaps: young PTEs, or young or referenced folios,
+ * what folio_referenced() consults. It must still after the daemon has
+ * cleared the accessed bits of its pages for two whole passes, on the slow
+ * node and on the fastest one. The region is bound where it is, so that
+ * nothing moves it.
+ */
+TEST_F_TIMEOUT(daemon, reclaim_keeps_referenced, 120)
+{
+	int nodes[2] = { self->start, self->target };
+	long ps = getpagesize();
+
+	for (int i = 0; i < 2; i++) {
+		long long before, after;
+		char *p = region_on(nodes[i], REGION, true);
+
+		ASSERT_NE(NULL, p);
+		ASSERT_EQ(0, sysfs_write_str("1", "/proc/self/clear_refs"));
+		for (long off = 0; off < REGION; off += ps)
+			(void)*(volatile char *)(p + off);
+		before = referenced_kb(p);
+		ASSERT_EQ(0, knob("enabled", "1"));
+		EXPECT_TRUE(wait_passes(2, SETTLE_S));
+		after = referenced_kb(p);
+		ASSERT_EQ(0, knob("enabled", "0"));
+		TH_LOG("node %d: %lld of %llu KiB referenced before the daemon ran, %lld after",
+		       nodes[i], before, REGION / 1024, after);
+		EXPECT_GE(before * 10, REGION / 1024 * 9);
+		EXPECT_GE(after * 10, before * 9);
+		munmap(p, REGION);
+	}
+}
+
+/* How a memory policy reaches the region. */
+enum policy_via {
+	VIA_SET_MEMPOLICY,	/* the task's policy */
+	VIA_MBIND,		/* the region's own */
+	VIA_FAULT_ONLY,		/* the region's, dropped once it is faulted */
+};
+
+/*
+ * A region faulted under memory policy @mode over @mask, set with @via,
+ * whose hot set is touched while the daemon makes POLICY_PASSES whole
+ * passes: enough to find it hot and move it. The pages that changed node
+ * (-1 on a setup failure) and, in @on_start, how many started on the
+ * slow node.
+ */
+static long moved_under_policy(FIXTURE_DATA(daemon) *self, int mode,
+			       unsigned long mask, enum policy_via via,
+			       long *on_start)
+{
+	long i, n = REGION / getpagesize(), moved = -1;
+	int *before = NULL, *after = NULL;
+	struct hot_loop h;
+	char *p;
+
+	if (via == VIA_SET_MEMPOLICY && set_mempolicy(mode, &mask, sizeof(mask) * 8))
+		return -1;
+	p = mmap(NULL, REGION, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		goto out;
+	if (via != VIA_SET_MEMPOLICY && mbind(p, REGION, mode, &mask, sizeof(mask) * 8, 0))
+		goto unmap;
+	memset(p, 1, REGION);
+	if (via == VIA_FAULT_ONLY && mbind(p, REGION, MPOL_DEFAULT, NULL, 0, 0))
+		goto unmap;
+	before = where(p, REGION);
+	if (!before || hot_loop_start(&h, p, -1, REGION))
+		goto unmap;
+	if (!knob("enabled", "1") && wait_passes(POLICY_PASSES, SETTLE_S))
+		after = where(p, REGION);
+	hot_loop_stop(&h);
+	knob("enabled", "0");
+	if (after) {
+		moved = 0;
+		for (i = 0; i < n; i++)
+			moved += before[i] != after[i];
+		*on_start = count_on(before, n, self->start);
+	}
+unmap:
+	free(before);
+	free(after);
+	munmap(p, REGION);
+out:
+	set_mempolicy(MPOL_DEFAULT, NULL, 0);
+	return moved;
+}
+
+/*
+ * The daemon obeys the task's and the region's memory policy as NUMA
+ * balancing does: bind and preferred keep the hot set on the slow node
+ * they name, interleaving over the slow and the fast node is never undone.
+ * The default policy is the control: there the hot set moves.
+ */
+TEST_F_TIMEOUT(daemon, memory_policy_obeyed, 180)
+{
+	unsigned long slow = 1UL << self->start, both = slow | 1UL << self->target;
+	const struct {
+		const char *name;
+		int mode;
+		unsigned long mask;
+		enum policy_via via;
+		bool moves;
+	} cases[] = {
+		{ "default (control)", MPOL_BIND, slow, VIA_FAULT_ONLY, true },
+		{ "set_mempolicy bind", MPOL_BIND, slow, VIA_SET_MEMPOLICY, false },
+		{ "set_mempolicy preferred", MPOL_PREFERRED, slow, VIA_SET_MEMPOLICY, false },
+		{ "set_mempolicy interleave", MPOL_INTERLEAVE, both, VIA_SET_MEMPOLICY, false },
+		{ "mbind preferred", MPOL_PREFERRED, slow, VIA_MBIND, false },
+		{ "mbind interleave", MPOL_INTERLEAVE, both, VIA_MBIND, false },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		long on_start = 0, moved;
+
+		moved = moved_under_policy(self, cases[i].mode, cases[i].mask,
+					   cases[i].via, &on_start);
+		TH_LOG("%s: %ld of %ld pages moved (%ld started on node %d)",
+		       cases[i].name, moved, (long)(REGION / getpagesize()), on_start,
+		       self->start);
+		ASSERT_LE(0, moved);
+		EXPECT_LT(0, on_start);
+		if (cases[i].moves) {
+			EXPECT_LT(0, moved);
+		} else {
+			EXPECT_EQ(0, moved);
+		}
+	}
+}
+
+/*
+ * Debian's numactl as the client: a child it starts with --membind,
+ * --preferred or --interleave (over the slow and the fast node) keeps its
+ * hot set where the policy put it while the daemon makes its passes.
+ */
+TEST_F_TIMEOUT(daemon, numactl_policies_obeyed, 180)
+{
+	const char *options[] = { "--membind=%d", "--preferred=%d", "--interleave=%d,%d" };
+	long n = REGION / getpagesize();
+	char exe[256], opt[64];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	TOPO_NEED(&self->topo, !access(NUMACTL, X_OK), NUMACTL);
+	ASSERT_LT(0, len);
+	exe[len] = 0;
+	for (size_t k = 0; k < sizeof(options) / sizeof(options[0]); k++) {
+		int *before = NULL, *after = NULL, out[2];
+		long moved = 0, on_start;
+		char line[64];
+		void *addr = NULL;
+		FILE *f;
+		pid_t pid;
+
+		snprintf(opt, sizeof(opt), options[k], self->start, self->target);
+		ASSERT_EQ(0, pipe(out));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			dup2(out[1], 1);
+			close(out[0]);
+			setenv(CHILD_ENV, "1", 1);
+			execl(NUMACTL, "numactl", opt, exe, (char *)NULL);
+			_exit(127);
+		}
+		close(out[1]);
+		f = fdopen(out[0], "r");
+		if (f && fgets(line, sizeof(line), f))
+			sscanf(line, "%p", &addr);
+		if (addr)
+			before = where_pid(pid, addr, REGION);
+		if (before && !knob("enabled", "1") && wait_passes(POLICY_PASSES, SETTLE_S))
+			after = where_pid(pid, addr, REGION);
+		knob("enabled", "0");
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		if (f)
+			fclose(f);
+		ASSERT_NE(NULL, after) TH_LOG("numactl %s: no region, or no passes", opt);
+		for (long i = 0; i < n; i++)
+			moved += before[i] != after[i];
+		on_start = count_on(before, n, self->start);
+		TH_LOG("numactl %s: %ld of %ld pages moved (%ld started on node %d)",
+		       opt, moved, n, on_start, self->start);
+		EXPECT_LT(0, on_start);
+		EXPECT_EQ(0, moved);
+		free(before);
+		free(after);
+	}
+}
+
+/*
+ * A start node whose fastest node differs between the CPU nodes (the
+ * first one with room), with the fastest from each CPU node in @want
+ * (-1 for memory-only nodes or where none is faster); -1 if none.
+ */
+static int start_seen_differently(const struct topo *t, int *want)
+{
+	for (int s = 0; s < t->nr_nodes; s++) {
+		int first = -1;
+		bool differ = false;
+
+		if (!tracked(t, s) || t->node[s].mem_bytes < 3 * REGION)
+			continue;
+		for (int c = 0; c < t->nr_nodes; c++) {
+			want[c] = t->node[c].cpus[0] ? fastest(t, c, s, ~0ULL) : -1;
+			if (want[c] < 0)
+				continue;
+			differ |= first >= 0 && want[c] != first;
+			if (first < 0)
+				first = want[c];
+		}
+		if (differ)
+			return s;
+	}
+	return -1;
+}
+
+/*
+ * Hot pages go to the node that is fastest for the CPUs that use them. On
+ * a machine whose sockets see memory differently (asym), a task on each
+ * socket gets the same slow region's hot set on its own best node, not on
+ * the node with the best value for some other socket.
+ */
+TEST_F_TIMEOUT(daemon, promotes_for_the_cpus_that_use_it, 180)
+{
+	int want[TOPO_MAX_NODES], c;
+	int start = start_seen_differently(&self->topo, want);
+	cpu_set_t all;
+
+	if (start < 0)
+		SKIP(return, "topology %s: every CPU node has the same fastest node",
+		     self->topo.name);
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(all), &all));
+	for (c = 0; c < self->topo.nr_nodes; c++) {
+		struct placement pl;
+		struct hot_loop h;
+		double took;
+		char *p;
+
+		if (want[c] < 0)
+			continue;
+		ASSERT_EQ(0, pin_to_node(&self->topo, c));
+		p = region_on(start, REGION, false);
+		ASSERT_NE(NULL, p);
+		ASSERT_EQ(0, hot_loop_start(&h, p, -1, REGION));
+		ASSERT_EQ(0, knob("enabled", "1"));
+		took = settle(&self->topo, p, REGION, start, want[c], 0, &pl);
+		hot_loop_stop(&h);
+		knob("enabled", "0");
+		TH_LOG("CPUs of node %d: %ld/%ld hot pages on node %d (fastest from there) in %.1f s",
+		       c, pl.hot_on, pl.hot, want[c], took);
+		EXPECT_LE(0, took);
+		EXPECT_EQ(0, corrupt_words(p, REGION));
+		munmap(p, REGION);
+	}
+	sched_setaffinity(0, sizeof(all), &all);
+}
+
+/*
+ * A child pinned to the CPUs of node @c touching the hot set of a region
+ * it faulted on @start; its pid, and the region's address in *@addr.
+ */
+static pid_t socket_child(const struct topo *t, int c, int start, char **addr)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		struct hot_loop h = { .fd = -1, .bytes = REGION };
+
+		close(fds[0]);
+		if (pin_to_node(t, c))
+			_exit(1);
+		h.p = region_on(start, REGION, false);
+		if (!h.p || write(fds[1], &h.p, sizeof(h.p)) != sizeof(h.p))
+			_exit(1);
+		hot_loop_fn(&h);
+		_exit(0);
+	}
+	close(fds[1]);
+	if (pid > 0 && read(fds[0], addr, sizeof(*addr)) != sizeof(*addr)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		pid = -1;
+	}
+	close(fds[0]);
+	return pid;
+}
+
+#define SOCKETS		2
+#define NB_SAMPLES	24	/* every 0.5 s */
+
+/*
+ * A task on each of two sockets, NUMA balancing on in its normal and in
+ * its tiering mode beside the daemon: each task's hot set ends on a fast
+ * node of its own socket (its CPUs' node, or the node fastest from there),
+ * and no page moves more than twice while the two mechanisms run.
+ */
+TEST_F_TIMEOUT(daemon, two_sockets_with_numa_balancing, 240)
+{
+	long n = REGION / getpagesize();
+	int want[TOPO_MAX_NODES], sock[SOCKETS], nr = 0, c;
+	int start = start_seen_differently(&self->topo, want);
+
+	if (access("/proc/sys/kernel/numa_balancing", W_OK))
+		SKIP(return, "kernel without NUMA balancing");
+	for (c = 0; start >= 0 && c < self->topo.nr_nodes && nr < SOCKETS; c++)
+		if (want[c] >= 0 && self->topo.node[c].mem_bytes)
+			sock[nr++] = c;
+	if (nr < SOCKETS)
+		SKIP(return, "topology %s has no two CPU nodes with memory that see a slow node differently",
+		     self->topo.name);
+	for (int mode = 1; mode <= 2; mode++) {
+		int *moves[SOCKETS], *prev[SOCKETS], *now;
+		char *addr[SOCKETS];
+		pid_t pid[SOCKETS];
+		char val[4];
+
+		for (int k = 0; k < SOCKETS; k++) {
+			pid[k] = socket_child(&self->topo, sock[k], start, &addr[k]);
+			ASSERT_LT(0, pid[k]);
+			prev[k] = where_pid(pid[k], addr[k], REGION);
+			moves[k] = calloc(n, sizeof(int));
+			ASSERT_NE(NULL, prev[k]);
+			ASSERT_NE(NULL, moves[k]);
+		}
+		snprintf(val, sizeof(val), "%d", mode);
+		ASSERT_EQ(0, sysfs_write_str(val, "/proc/sys/kernel/numa_balancing"));
+		ASSERT_EQ(0, knob("enabled", "1"));
+		for (int sample = 0; sample < NB_SAMPLES; sample++) {
+			usleep(500000);
+			for (int k = 0; k < SOCKETS; k++) {
+				now = where_pid(pid[k], addr[k], REGION);
+				ASSERT_NE(NULL, now);
+				for (long i = 0; i < n; i++)
+					moves[k][i] += now[i] != prev[k][i];
+				free(prev[k]);
+				prev[k] = now;
+			}
+		}
+		knob("enabled", "0");
+		sysfs_write_str("0", "/proc/sys/kernel/numa_balancing");
+		for (int k = 0; k < SOCKETS; k++) {
+			int own = sock[k], best = want[own];
+			long hot = 0, home = 0, most = 0;
+
+			kill(pid[k], SIGKILL);
+			waitpid(pid[k], NULL, 0);
+			for (long i = 0; i < n; i++) {
+				if (moves[k][i] > most)
+					most = moves[k][i];
+				if (i % HOT_EVERY)
+					continue;
+				hot++;
+				home += prev[k][i] == own || prev[k][i] == best;
+			}
+			TH_LOG("numa_balancing=%d, task on node %d's CPUs: %ld/%ld hot pages on node %d or %d; most moves of a page %ld",
+			       mode, own, home, hot, own, best, most);
+			EXPECT_GE(home * 10, hot * 9);
+			EXPECT_LE(most, 2);
+			free(prev[k]);
+			free(moves[k]);
+		}
+	}
+}
+
+/* A thread that maps and unmaps a page in a loop: the longest round it took. */
+struct mmap_loop {
+	pthread_t thread;
+	volatile bool stop;
+	double worst;		/* seconds */
+	long rounds;
+};
+
+static void *mmap_loop_fn(void *arg)
+{
+	struct mmap_loop *m = arg;
+	long ps = getpagesize();
+
+	while (!m->stop) {
+		double t0 = now_s(), took;
+		void *q = mmap(NULL, ps, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (q != MAP_FAILED)
+			munmap(q, ps);
+		took = now_s() - t0;
+		if (took > m->worst)
+			m->worst = took;
+		m->rounds++;
+		usleep(500);
+	}
+	return NULL;
+}
+
+/* The longest pass and the longest mmap_lock hold in the trace, ms. */
+static int read_pass_costs(double *pass_ms, double *hold_ms, long *nr)
+{
+	FILE *f = fopen(TRACE_DIR "/trace", "r");
+	unsigned int msecs, hold_us;
+	char line[512], *ev;
+
+	if (!f)
+		return -1;
+	*pass_ms = *hold_ms = 0;
+	*nr = 0;
+	while (fgets(line, sizeof(line), f)) {
+		ev = strstr(line, "memattr_scan_pass: ");
+		if (!ev || !strstr(ev, "msecs=") || !strstr(ev, "max_hold_us=") ||
+		    sscanf(strstr(ev, "msecs="), "msecs=%u", &msecs) != 1 ||
+		    sscanf(strstr(ev, "max_hold_us="), "max_hold_us=%u", &hold_us) != 1)
+			continue;
+		(*nr)++;
+		if (msecs > *pass_ms)
+			*pass_ms = msecs;
+		if (hold_us / 1000.0 > *hold_ms)
+			*hold_ms = hold_us / 1000.0;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Processes now (an upper bound for the mms a pass walks). */
+static long nr_processes(void)
+{
+	struct dirent *de;
+	DIR *dir = opendir("/proc");
+	long n = 0;
+
+	while (dir && (de = readdir(dir)))
+		n += de->d_name[0] >= '1' && de->d_name[0] <= '9';
+	if (dir)
+		closedir(dir);
+	return n;
+}
+
+#define LOCK_REGION	(128 * MIB)
+
+/*
+ * The walk holds a process's mmap_lock one batch of entries at a time when
+ * someone waits for it: a thread mapping and unmapping in a loop beside a
+ * 128 MiB region (8 batches of 4096 entries) is never stalled for the
+ * whole walk. And TLB flushes are counted and bounded: at most one per
+ * process a pass (plus one per wakeup the budget ends inside a walk, none
+ * here: the budget covers a pass).
+ */
+TEST_F_TIMEOUT(daemon, mmap_lock_and_tlb_flushes_bounded, 120)
+{
+	long long flushes = vmstat("memattr_tlb_flush"), done = passes();
+	double pass_ms, hold_ms;
+	struct mmap_loop m = {};
+	long nr, procs;
+	int fd;
+	char *p = region_on(self->start, LOCK_REGION, false);
+
+	ASSERT_NE(NULL, p);
+	ASSERT_LE(0, flushes) TH_LOG("no memattr_tlb_flush in /proc/vmstat");
+	if (access(TRACE_DIR "/events", F_OK))
+		mount("tracefs", TRACE_DIR, "tracefs", 0, NULL);
+	ASSERT_EQ(0, sysfs_write_str("0", TRACE_DIR "/tracing_on"));
+	fd = open(TRACE_DIR "/trace", O_WRONLY | O_TRUNC);
+	ASSERT_LE(0, fd);
+	close(fd);
+	ASSERT_EQ(0, sysfs_write_str("1", TRACE_DIR "/events/memattr/memattr_scan_pass/enable"));
+	ASSERT_EQ(0, sysfs_write_str("1", TRACE_DIR "/tracing_on"));
+	ASSERT_EQ(0, knob("scan_budget", "16777216"));
+	ASSERT_EQ(0, pthread_create(&m.thread, NULL, mmap_loop_fn, &m));
+	ASSERT_EQ(0, knob("enabled", "1"));
+	EXPECT_TRUE(wait_passes(3, 60));
+	ASSERT_EQ(0, knob("enabled", "0"));
+	m.stop = true;
+	pthread_join(m.thread, NULL);
+	procs = nr_processes();
+	flushes = vmstat("memattr_tlb_flush") - flushes;
+	done = passes() - done;
+	knob("scan_budget", "262144");
+	sysfs_write_str("0", TRACE_DIR "/tracing_on");
+	sysfs_write_str("0", TRACE_DIR "/events/memattr/memattr_scan_pass/enable");
+	ASSERT_EQ(0, read_pass_costs(&pass_ms, &hold_ms, &nr));
+	TH_LOG("%ld passes: longest %.0f ms, longest mmap_lock hold %.1f ms; worst mmap+munmap %.1f ms in %ld rounds",
+	       nr, pass_ms, hold_ms, m.worst * 1000, m.rounds);
+	TH_LOG("%lld TLB flushes in %lld passes, %ld processes", flushes, done, procs);
+	ASSERT_LT(0, nr);
+	EXPECT_LT(0, m.rounds);
+	/* the region alone is 8 batches: a hold or a stall of 1/3 of the walk is too long */
+	EXPECT_LT(hold_ms * 3, pass_ms);
+	EXPECT_LT(m.worst * 1000 * 3, pass_ms);
+	EXPECT_LT(0, flushes);
+	EXPECT_LE(flushes, (done + 1) * procs);
+	munmap(p, LOCK_REGION);
 }
 
 TEST_HARNESS_MAIN
