@@ -303,6 +303,86 @@ static void memattr_daemon_test_majority(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memattr_majority_node(count), 1);
 }
 
+/*
+ * A daemon whose only tracked node is that of a real @order folio, the
+ * folio's history at @history: what memattr_account() and the migration
+ * callbacks read and write. NULL if memory is short.
+ */
+static struct memattr_daemon *daemon_with_folio(struct kunit *test,
+						unsigned int order,
+						unsigned int history,
+						struct folio **folio)
+{
+	struct memattr_daemon *d;
+	struct memattr_heat *heat;
+	unsigned long nr = 64;
+
+	*folio = folio_alloc(GFP_KERNEL, order);
+	d = kvzalloc(sizeof(*d), GFP_KERNEL);
+	heat = kunit_kzalloc(test, memattr_heat_bytes(nr), GFP_KERNEL);
+	if (!*folio || !d || !heat) {
+		if (*folio)
+			folio_put(*folio);
+		kvfree(d);
+		return NULL;
+	}
+	heat->start_pfn = folio_pfn(*folio);
+	heat->nr_pages = nr;
+	heat->aged = (u8 *)&heat->words[DIV_ROUND_UP(nr, 16)];
+	heat->passes = MEMATTR_HEAT_BITS;
+	/* aged up to now: the history set below is this pass's */
+	memset(heat->aged, heat->passes, DIV_ROUND_UP(nr, MEMATTR_CHUNK_PAGES));
+	memattr_heat_set(heat, folio_pfn(*folio), history);
+	d->heat[folio_nid(*folio)] = heat;
+	return d;
+}
+
+/* A large folio seen through its 512 PTEs (or 512 processes) counts once a pass. */
+static void memattr_daemon_test_account_once(struct kunit *test)
+{
+	struct memattr_daemon *d;
+	struct folio *folio;
+	int i, promote = 0;
+
+	d = daemon_with_folio(test, 2, 0x2, &folio);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	for (i = 0; i < 512; i++)
+		promote += memattr_account(d, folio, true) == MEMATTR_PROMOTE;
+	KUNIT_EXPECT_EQ(test, promote, 1);
+	KUNIT_EXPECT_EQ(test, memattr_heat_get(d->heat[folio_nid(folio)], folio_pfn(folio)), 0x3);
+	/* the next pass counts it again, once */
+	memattr_heat_age(d->heat[folio_nid(folio)]);
+	for (i = 0, promote = 0; i < 512; i++)
+		promote += memattr_account(d, folio, true) == MEMATTR_PROMOTE;
+	KUNIT_EXPECT_EQ(test, promote, 1);
+	KUNIT_EXPECT_EQ(test, memattr_heat_get(d->heat[folio_nid(folio)], folio_pfn(folio)), 0x7);
+	folio_put(folio);
+	kvfree(d);
+}
+
+/* A target dropped after a failed move does not keep the history it was given. */
+static void memattr_daemon_test_failed_target_forgotten(struct kunit *test)
+{
+	struct memattr_target t;
+	struct memattr_heat *heat;
+	struct memattr_daemon *d;
+	struct folio *folio;
+	unsigned long pfn;
+
+	d = daemon_with_folio(test, 0, MEMATTR_HEAT_FULL, &folio);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	heat = d->heat[folio_nid(folio)];
+	pfn = folio_pfn(folio);
+	t = (struct memattr_target){ .d = d, .nid = folio_nid(folio),
+				     .history = MEMATTR_HEAT_FULL };
+	KUNIT_ASSERT_EQ(test, memattr_heat_get(heat, pfn), MEMATTR_HEAT_FULL);
+	folio_get(folio);
+	memattr_free_target(folio, (unsigned long)&t);
+	KUNIT_EXPECT_EQ(test, memattr_heat_get(heat, pfn), 0);
+	folio_put(folio);
+	kvfree(d);
+}
+
 static struct kunit_case memattr_daemon_test_cases[] = {
 	KUNIT_CASE(memattr_daemon_test_age),
 	KUNIT_CASE(memattr_daemon_test_age_by),
@@ -315,6 +395,8 @@ static struct kunit_case memattr_daemon_test_cases[] = {
 	KUNIT_CASE(memattr_daemon_test_backoff),
 	KUNIT_CASE(memattr_daemon_test_policy_allows),
 	KUNIT_CASE(memattr_daemon_test_majority),
+	KUNIT_CASE(memattr_daemon_test_account_once),
+	KUNIT_CASE(memattr_daemon_test_failed_target_forgotten),
 	{}
 };
 

@@ -1817,7 +1817,7 @@ TEST_F_TIMEOUT(daemon, mmap_lock_and_tlb_flushes_bounded, 120)
 	char *p = region_on(self->start, LOCK_REGION, false);
 
 	ASSERT_NE(NULL, p);
-	ASSERT_LE(0, flushes) TH_LOG("no memattr_tlb_flush in /proc/vmstat");
+	EXPECT_LE(0, flushes) TH_LOG("no memattr_tlb_flush in /proc/vmstat");
 	if (access(TRACE_DIR "/events", F_OK))
 		mount("tracefs", TRACE_DIR, "tracefs", 0, NULL);
 	ASSERT_EQ(0, sysfs_write_str("0", TRACE_DIR "/tracing_on"));
