@@ -51,10 +51,11 @@
  * No ping-pong: a promoted folio starts with a full history (it cannot look
  * cold for 4 passes) and a demoted one with an empty history (it needs
  * hot_threshold passes of accesses to come back). With numa_balancing=2
- * also on, NUMA balancing promotes mapped folios to the node of the CPU
- * that touches them at fault time, sooner than a pass; the daemon then
- * leaves mapped folios whose target has CPUs to it, and keeps promoting
- * page cache and into memory-only nodes, and demoting.
+ * also on, NUMA balancing promotes mapped folios of lower tiers to the
+ * node of the CPU that touches them at fault time, sooner than a pass;
+ * the daemon then leaves those folios to it where the target has CPUs,
+ * and keeps promoting page cache, top-tier folios and into memory-only
+ * nodes, and demoting.
  *
  * Fault-around maps the PTEs it adds ahead of a fault of a file mapping
  * young on x86, though no task touched those pages: every process that
@@ -806,8 +807,11 @@ static void memattr_consider_promotion(struct memattr_daemon *d,
 		bandwidth = d->view_bandwidth[user->viewer];
 	}
 	nodes_and(candidates, d->tracked, user->allowed);
-	/* numa_balancing=2 moves a mapped folio to its CPU's node itself */
-	if (user->mapped && d->nb_tiering)
+	/*
+	 * numa_balancing=2 moves a mapped folio of a lower tier to its CPU's
+	 * node itself; folios of the top tiers it does not scan.
+	 */
+	if (user->mapped && d->nb_tiering && !node_is_toptier(src))
 		nodes_andnot(candidates, candidates, d->cpu_nodes);
 	target = memattr_pick_faster(src, latency, bandwidth, &candidates,
 				     d->room, nr, &best);

@@ -1168,11 +1168,44 @@ out:
 
 /*
  * With numa_balancing=2 too, no page may come back down once on the fastest
- * node. Where that node has CPUs, NUMA balancing promotes mapped pages and
- * kmemattrd leaves them to it (documented); where it is memory-only,
- * kmemattrd promotes and NUMA balancing cannot reach it.
+ * node. NUMA balancing promotes mapped pages of the lower tiers to CPU
+ * nodes and kmemattrd leaves those to it (documented); into memory-only
+ * nodes, and from the top tiers, which NUMA balancing does not scan,
+ * kmemattrd promotes.
  */
 #define PINGPONG_SAMPLES	6
+#define TIERS_DIR	"/sys/devices/virtual/memory_tiering"
+
+/*
+ * Nodes of the top tiers, as NUMA balancing's tiering mode sees them: the
+ * tiers up to the slowest one that holds a CPU node (tier ids grow with
+ * abstract distance). 0 if the tiers cannot be read.
+ */
+static unsigned long long toptier_nodes(const struct topo *t)
+{
+	unsigned long long tier_nodes[64] = {}, cpus = 0, top = 0;
+	int id, last = -1, n;
+	struct dirent *de;
+	DIR *dir = opendir(TIERS_DIR);
+	char list[256];
+
+	for (n = 0; n < t->nr_nodes; n++)
+		if (t->node[n].cpus[0])
+			cpus |= 1ULL << n;
+	while (dir && (de = readdir(dir))) {
+		if (sscanf(de->d_name, "memory_tier%d", &id) != 1 || id < 0 || id >= 64 ||
+		    sysfs_read_str(list, sizeof(list), TIERS_DIR "/%s/nodelist", de->d_name) < 0 ||
+		    topo_parse_list(list, &tier_nodes[id]))
+			continue;
+		if ((tier_nodes[id] & cpus) && id > last)
+			last = id;
+	}
+	if (dir)
+		closedir(dir);
+	for (id = 0; id <= last; id++)
+		top |= tier_nodes[id];
+	return top;
+}
 
 /* Entries of @status (@n pages) equal to @nid. */
 static long count_on(const int *status, long n, int nid)
@@ -1188,7 +1221,7 @@ TEST_F_TIMEOUT(daemon, with_numa_balancing_no_ping_pong, 120)
 {
 	long i, n = REGION / getpagesize(), back = 0, on_target = 0;
 	bool cpu_target = self->topo.node[self->target].cpus[0];
-	unsigned long long memory_only = 0;
+	unsigned long long its_targets = 0;
 	int ours;
 	long long promoted = vmstat("memattr_promote_success");
 	int *prev = NULL, *now;
@@ -1197,11 +1230,16 @@ TEST_F_TIMEOUT(daemon, with_numa_balancing_no_ping_pong, 120)
 
 	if (access("/proc/sys/kernel/numa_balancing", W_OK))
 		SKIP(return, "kernel without NUMA balancing");
-	/* where kmemattrd itself promotes: the fastest node without CPUs */
+	/*
+	 * Where kmemattrd itself promotes: the fastest node without CPUs, or
+	 * any from a top tier (NUMA balancing leaves those alone).
+	 */
 	for (i = 0; i < self->topo.nr_nodes; i++)
 		if (!self->topo.node[i].cpus[0])
-			memory_only |= 1ULL << i;
-	ours = fastest(&self->topo, self->viewer, self->start, memory_only);
+			its_targets |= 1ULL << i;
+	if (toptier_nodes(&self->topo) >> self->start & 1)
+		its_targets = ~0ULL;
+	ours = fastest(&self->topo, self->viewer, self->start, its_targets);
 	ASSERT_EQ(0, sysfs_write_str("1", "/sys/kernel/mm/numa/demotion_enabled"));
 	ASSERT_EQ(0, sysfs_write_str("2", "/proc/sys/kernel/numa_balancing"));
 	p = region_on(self->start, REGION, false);
@@ -1705,7 +1743,8 @@ TEST_F_TIMEOUT(daemon, two_sockets_with_numa_balancing, 240)
 		sysfs_write_str("0", "/proc/sys/kernel/numa_balancing");
 		for (int k = 0; k < SOCKETS; k++) {
 			int own = sock[k], best = want[own];
-			long hot = 0, home = 0, most = 0;
+			long hot = 0, home = 0, most = 0, on[TOPO_MAX_NODES] = {};
+			char where_hot[128] = "";
 
 			kill(pid[k], SIGKILL);
 			waitpid(pid[k], NULL, 0);
@@ -1716,9 +1755,14 @@ TEST_F_TIMEOUT(daemon, two_sockets_with_numa_balancing, 240)
 					continue;
 				hot++;
 				home += prev[k][i] == own || prev[k][i] == best;
+				if (prev[k][i] >= 0 && prev[k][i] < TOPO_MAX_NODES)
+					on[prev[k][i]]++;
 			}
-			TH_LOG("numa_balancing=%d, task on node %d's CPUs: %ld/%ld hot pages on node %d or %d; most moves of a page %ld",
-			       mode, own, home, hot, own, best, most);
+			for (c = 0; c < self->topo.nr_nodes; c++)
+				snprintf(where_hot + strlen(where_hot),
+					 sizeof(where_hot) - strlen(where_hot), " %d:%ld", c, on[c]);
+			TH_LOG("numa_balancing=%d, task on node %d's CPUs: %ld/%ld hot pages on node %d or %d (node:pages%s); most moves of a page %ld",
+			       mode, own, home, hot, own, best, where_hot, most);
 			EXPECT_GE(home * 10, hot * 9);
 			EXPECT_LE(most, 2);
 			free(prev[k]);
