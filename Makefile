@@ -15,7 +15,7 @@
 TOPOLOGY ?= default
 H := harness
 
-.PHONY: run check check-debug bench bench-results bench-cost series series-check deps base tree kernel userspace initramfs vm clean distclean
+.PHONY: run check check-debug bench bench-results bench-cost bench-daemon-scale series series-check deps base tree kernel userspace initramfs vm clean distclean
 
 run: deps
 	$(H)/run.sh $(TOPOLOGY)
@@ -45,6 +45,10 @@ bench-results: bench
 bench-cost: deps kernel initramfs
 	$(H)/kernel.sh --base
 	$(H)/bench-cost.sh $(ROUNDS)
+
+# kmemattrd's CPU per pass and metadata at 1, 4 and 16 GiB of slow memory.
+bench-daemon-scale: deps kernel initramfs
+	$(H)/bench-daemon-scale.sh
 
 # The series is derived from our files, patches/ and series/grouping.
 series: deps
