@@ -185,9 +185,10 @@ struct memattr_daemon {
 	/* the same as CPUs of node [i] see them (per-initiator views) */
 	u32 view_latency[MAX_NUMNODES][MAX_NUMNODES];
 	u32 view_bandwidth[MAX_NUMNODES][MAX_NUMNODES];
-	/* nodes whose folios may move, and those among them with CPUs */
+	/* nodes whose folios may move, those with CPUs, those of top tiers */
 	nodemask_t tracked;
 	nodemask_t cpu_nodes;
+	nodemask_t toptier;
 	/* per tgid, the PTEs of its fault-around VMAs seen (memattr_seen) */
 	struct xarray seen;
 	/* passes begun since the thread started */
@@ -681,6 +682,10 @@ static void memattr_refresh_nodes(struct memattr_daemon *d)
 	}
 	memattr_refresh_views(d);
 	nodes_and(d->cpu_nodes, d->tracked, node_states[N_CPU]);
+	nodes_clear(d->toptier);
+	for_each_node_mask(nid, d->tracked)
+		if (node_is_toptier(nid))
+			node_set(nid, d->toptier);
 	nodes_clear(d->slower);
 	for_each_node_mask(nid, d->tracked) {
 		int other;
@@ -809,10 +814,20 @@ static void memattr_consider_promotion(struct memattr_daemon *d,
 	nodes_and(candidates, d->tracked, user->allowed);
 	/*
 	 * numa_balancing=2 moves a mapped folio of a lower tier to its CPU's
-	 * node itself; folios of the top tiers it does not scan.
+	 * node itself, and again from any lower tier; folios of the top tiers
+	 * it does not scan. So a folio of a lower tier whose best node has
+	 * CPUs (or is itself of a lower tier) is left to it; one whose best
+	 * node is a memory-only node of the top tiers moves there.
 	 */
-	if (user->mapped && d->nb_tiering && !node_is_toptier(src))
+	if (user->mapped && d->nb_tiering && !node_isset(src, d->toptier)) {
+		memattr_pick_faster(src, latency, bandwidth, &candidates, d->room,
+				    nr, &best);
+		if (best == NUMA_NO_NODE || node_isset(best, d->cpu_nodes) ||
+		    !node_isset(best, d->toptier))
+			return;
+		nodes_and(candidates, candidates, d->toptier);
 		nodes_andnot(candidates, candidates, d->cpu_nodes);
+	}
 	target = memattr_pick_faster(src, latency, bandwidth, &candidates,
 				     d->room, nr, &best);
 	if (best != NUMA_NO_NODE && best != target)

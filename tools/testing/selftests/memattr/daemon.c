@@ -140,6 +140,58 @@ static int pin_to_node(const struct topo *t, int c)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
+#define TIERS_DIR	"/sys/devices/virtual/memory_tiering"
+
+/* The memory tier id of node @nid (higher: slower), -1 if unknown. */
+static int tier_of(int nid)
+{
+	unsigned long long nodes;
+	struct dirent *de;
+	DIR *dir = opendir(TIERS_DIR);
+	char list[256];
+	int id, found = -1;
+
+	while (dir && found < 0 && (de = readdir(dir)))
+		if (sscanf(de->d_name, "memory_tier%d", &id) == 1 &&
+		    sysfs_read_str(list, sizeof(list), TIERS_DIR "/%s/nodelist", de->d_name) >= 0 &&
+		    !topo_parse_list(list, &nodes) && (nodes >> nid & 1))
+			found = id;
+	if (dir)
+		closedir(dir);
+	return found;
+}
+
+/*
+ * Nodes of the top tiers, as NUMA balancing's tiering mode sees them: the
+ * tiers up to the slowest one that holds a CPU node (tier ids grow with
+ * abstract distance). 0 if the tiers cannot be read.
+ */
+static unsigned long long toptier_nodes(const struct topo *t)
+{
+	unsigned long long tier_nodes[64] = {}, cpus = 0, top = 0;
+	int id, last = -1, n;
+	struct dirent *de;
+	DIR *dir = opendir(TIERS_DIR);
+	char list[256];
+
+	for (n = 0; n < t->nr_nodes; n++)
+		if (t->node[n].cpus[0])
+			cpus |= 1ULL << n;
+	while (dir && (de = readdir(dir))) {
+		if (sscanf(de->d_name, "memory_tier%d", &id) != 1 || id < 0 || id >= 64 ||
+		    sysfs_read_str(list, sizeof(list), TIERS_DIR "/%s/nodelist", de->d_name) < 0 ||
+		    topo_parse_list(list, &tier_nodes[id]))
+			continue;
+		if ((tier_nodes[id] & cpus) && id > last)
+			last = id;
+	}
+	if (dir)
+		closedir(dir);
+	for (id = 0; id <= last; id++)
+		top |= tier_nodes[id];
+	return top;
+}
+
 static long long vmstat(const char *name)
 {
 	return key_value("/proc/vmstat", name);
@@ -221,6 +273,7 @@ struct hot_loop {
 	size_t bytes;
 	volatile int offset;	/* hot pages are i % HOT_EVERY == offset */
 	volatile bool stop;
+	volatile bool busy;	/* no pause between sweeps (NUMA balancing scans by CPU time) */
 };
 
 static void *hot_loop_fn(void *arg)
@@ -236,7 +289,8 @@ static void *hot_loop_fn(void *arg)
 			else if (pread(h->fd, buf, sizeof(buf), i * ps) < 0)
 				return NULL;
 		}
-		usleep(1000);
+		if (!h->busy)
+			usleep(1000);
 	}
 	return NULL;
 }
@@ -272,6 +326,7 @@ static int hot_loop_start(struct hot_loop *h, char *p, int fd, size_t bytes)
 	h->bytes = bytes;
 	h->offset = 0;
 	h->stop = false;
+	h->busy = false;
 	return pthread_create(&h->thread, NULL, hot_loop_fn, h);
 }
 
@@ -617,17 +672,24 @@ TEST_F_TIMEOUT(daemon, late_mappers_leave_neighbours_cold, 120)
 	munmap(p, REGION);
 }
 
+/*
+ * Off means off: no pass runs and nothing moves for as long as the hot set
+ * takes to move with the daemon on (hot_set_promoted: under a second here),
+ * three times over.
+ */
 TEST_F_TIMEOUT(daemon, off_moves_nothing, 60)
 {
-	long long before = vmstat("memattr_promote_success");
+	long long before = vmstat("memattr_promote_success"), done = passes();
 	struct placement pl;
 	struct hot_loop h;
 	char *p = region_on(self->start, REGION, false);
 
 	ASSERT_NE(NULL, p);
+	ASSERT_LE(0, done);
 	ASSERT_EQ(0, hot_loop_start(&h, p, -1, REGION));
-	sleep(QUIET_S);
+	sleep(3);
 	hot_loop_stop(&h);
+	EXPECT_EQ(done, passes());
 	ASSERT_EQ(0, place(&self->topo, p, REGION, self->start, self->target, 0, &pl));
 	EXPECT_EQ(0, pl.hot_on);
 	EXPECT_EQ(0, pl.cold_moved);
@@ -746,6 +808,54 @@ TEST_F_TIMEOUT(daemon, special_stays, 60)
 	EXPECT_EQ(0, moved);
 	free(status);
 	munmap(p, REGION);
+}
+
+/*
+ * Page cache no process maps follows its file's policy: a tmpfs mounted
+ * with mpol=bind:<slow node> keeps its hot pages there (read with pread(2)
+ * while the daemon makes its passes); the same file on a tmpfs without
+ * mpol= is page_cache_promoted.
+ */
+TEST_F_TIMEOUT(daemon, page_cache_follows_tmpfs_mpol, 120)
+{
+	int start = slowest(&self->topo, -1);
+	int target = start < 0 ? -1 : fastest(&self->topo, -1, start, ~0ULL);
+	long long before = vmstat("memattr_promote_success");
+	char opts[64], *buf, *map;
+	struct placement pl;
+	struct hot_loop h;
+	int fd;
+
+	if (target < 0)
+		SKIP(return, "topology %s: no node is faster than another by the records",
+		     self->topo.name);
+	mkdir(TMPFS_DIR, 0755);
+	snprintf(opts, sizeof(opts), "size=64m,mpol=bind:%d", start);
+	ASSERT_EQ(0, mount("tmpfs", TMPFS_DIR, "tmpfs", 0, opts));
+	fd = open(TMPFS_DIR "/file", O_RDWR | O_CREAT, 0600);
+	ASSERT_LE(0, fd);
+	buf = malloc(MIB);
+	ASSERT_NE(NULL, buf);
+	memset(buf, 0x5a, MIB);
+	for (int i = 0; i < REGION / MIB; i++)
+		ASSERT_EQ(MIB, pwrite(fd, buf, MIB, i * MIB));
+	free(buf);
+	ASSERT_EQ(0, hot_loop_start(&h, NULL, fd, REGION));
+	ASSERT_EQ(0, knob("enabled", "1"));
+	EXPECT_TRUE(wait_passes(POLICY_PASSES, SETTLE_S));
+	hot_loop_stop(&h);
+	ASSERT_EQ(0, knob("enabled", "0"));
+	map = mmap(NULL, REGION, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_EQ(0, place(&self->topo, map, REGION, start, target, 0, &pl));
+	munmap(map, REGION);
+	close(fd);
+	umount(TMPFS_DIR);
+	TH_LOG("tmpfs %s: %ld of %ld hot pages on node %d, %ld cold moved, %lld promoted in all",
+	       opts, pl.hot_on, pl.hot, target, pl.cold_moved,
+	       vmstat("memattr_promote_success") - before);
+	EXPECT_EQ(0, pl.hot_on);
+	EXPECT_EQ(0, pl.cold_moved);
 }
 
 /*
@@ -938,6 +1048,10 @@ TEST_F_TIMEOUT(daemon, shift_demotes_and_keeps_data, 180)
 	long idle;
 	char *p;
 
+	/* demotion goes to a lower memory tier only */
+	if (tier_of(self->target) < 0 || tier_of(self->target) >= tier_of(self->start))
+		SKIP(return, "node %d is not in a lower memory tier than node %d: no demotion path",
+		     self->start, self->target);
 	/* the fast node left with room for one hot set by a locked filler */
 	ASSERT_EQ(0, knob("demote_watermark", "0"));
 	room = room_kb(self->target);
@@ -1173,38 +1287,24 @@ out:
  * nodes, and from the top tiers, which NUMA balancing does not scan,
  * kmemattrd promotes.
  */
-#define PINGPONG_SAMPLES	6
-#define TIERS_DIR	"/sys/devices/virtual/memory_tiering"
+#define PINGPONG_SAMPLES	10
+#define NB_DEBUG	"/sys/kernel/debug/sched/numa_balancing"
 
-/*
- * Nodes of the top tiers, as NUMA balancing's tiering mode sees them: the
- * tiers up to the slowest one that holds a CPU node (tier ids grow with
- * abstract distance). 0 if the tiers cannot be read.
- */
-static unsigned long long toptier_nodes(const struct topo *t)
+/* " node:pages" for the hot pages of @status (@n pages), in a static buffer. */
+static const char *hot_nodes(const int *status, long n)
 {
-	unsigned long long tier_nodes[64] = {}, cpus = 0, top = 0;
-	int id, last = -1, n;
-	struct dirent *de;
-	DIR *dir = opendir(TIERS_DIR);
-	char list[256];
+	static char text[256];
+	long on[TOPO_MAX_NODES] = {};
 
-	for (n = 0; n < t->nr_nodes; n++)
-		if (t->node[n].cpus[0])
-			cpus |= 1ULL << n;
-	while (dir && (de = readdir(dir))) {
-		if (sscanf(de->d_name, "memory_tier%d", &id) != 1 || id < 0 || id >= 64 ||
-		    sysfs_read_str(list, sizeof(list), TIERS_DIR "/%s/nodelist", de->d_name) < 0 ||
-		    topo_parse_list(list, &tier_nodes[id]))
-			continue;
-		if ((tier_nodes[id] & cpus) && id > last)
-			last = id;
-	}
-	if (dir)
-		closedir(dir);
-	for (id = 0; id <= last; id++)
-		top |= tier_nodes[id];
-	return top;
+	text[0] = 0;
+	for (long i = 0; i < n; i += HOT_EVERY)
+		if (status[i] >= 0 && status[i] < TOPO_MAX_NODES)
+			on[status[i]]++;
+	for (int nid = 0; nid < TOPO_MAX_NODES; nid++)
+		if (on[nid])
+			snprintf(text + strlen(text), sizeof(text) - strlen(text),
+				 " %d:%ld", nid, on[nid]);
+	return text;
 }
 
 /* Entries of @status (@n pages) equal to @nid. */
@@ -1224,6 +1324,7 @@ TEST_F_TIMEOUT(daemon, with_numa_balancing_no_ping_pong, 120)
 	unsigned long long its_targets = 0;
 	int ours;
 	long long promoted = vmstat("memattr_promote_success");
+	long long nb_moved = vmstat("numa_pages_migrated");
 	int *prev = NULL, *now;
 	struct hot_loop h;
 	char *p;
@@ -1237,14 +1338,21 @@ TEST_F_TIMEOUT(daemon, with_numa_balancing_no_ping_pong, 120)
 	for (i = 0; i < self->topo.nr_nodes; i++)
 		if (!self->topo.node[i].cpus[0])
 			its_targets |= 1ULL << i;
-	if (toptier_nodes(&self->topo) >> self->start & 1)
-		its_targets = ~0ULL;
-	ours = fastest(&self->topo, self->viewer, self->start, its_targets);
+	ours = fastest(&self->topo, self->viewer, self->start, ~0ULL);
+	if (!(toptier_nodes(&self->topo) >> self->start & 1) && ours >= 0 &&
+	    !(its_targets & toptier_nodes(&self->topo) >> ours & 1))
+		ours = -1;	/* NUMA balancing's: a CPU node, or of a lower tier */
 	ASSERT_EQ(0, sysfs_write_str("1", "/sys/kernel/mm/numa/demotion_enabled"));
+	/* NUMA balancing's first scan after 1 s of task CPU time: start at once */
+	if (access(NB_DEBUG "/scan_delay_ms", W_OK))
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	sysfs_write_str("0", NB_DEBUG "/scan_delay_ms");
+	sysfs_write_str("100", NB_DEBUG "/scan_period_min_ms");
 	ASSERT_EQ(0, sysfs_write_str("2", "/proc/sys/kernel/numa_balancing"));
 	p = region_on(self->start, REGION, false);
 	ASSERT_NE(NULL, p);
 	ASSERT_EQ(0, hot_loop_start(&h, p, -1, REGION));
+	h.busy = true;
 	ASSERT_EQ(0, knob("enabled", "1"));
 	for (int sample = 0; sample < PINGPONG_SAMPLES; sample++) {
 		sleep(1);
@@ -1258,21 +1366,24 @@ TEST_F_TIMEOUT(daemon, with_numa_balancing_no_ping_pong, 120)
 	hot_loop_stop(&h);
 	sysfs_write_str("0", "/proc/sys/kernel/numa_balancing");
 	sysfs_write_str("0", "/sys/kernel/mm/numa/demotion_enabled");
+	sysfs_write_str("1000", NB_DEBUG "/scan_delay_ms");
+	sysfs_write_str("1000", NB_DEBUG "/scan_period_min_ms");
 	for (i = 0; i < n; i += HOT_EVERY)
 		on_target += ours >= 0 && prev[i] == ours;
 	promoted = vmstat("memattr_promote_success") - promoted;
+	nb_moved = vmstat("numa_pages_migrated") - nb_moved;
 	TH_LOG("fastest node %d (%s), kmemattrd's target %d: %ld of %ld hot pages there",
 	       self->target, cpu_target ? "CPUs" : "memory-only", ours, on_target,
 	       (n + HOT_EVERY - 1) / HOT_EVERY);
-	TH_LOG("after %d s, %ld left node %d, kmemattrd promoted %lld",
-	       PINGPONG_SAMPLES, back, self->target, promoted);
+	TH_LOG("after %d s, %ld left node %d, kmemattrd promoted %lld, NUMA balancing %lld; hot pages per node:%s",
+	       PINGPONG_SAMPLES, back, self->target, promoted, nb_moved, hot_nodes(prev, n));
 	EXPECT_EQ(0, back);
 	/* no ping-pong because nothing moved proves nothing */
-	EXPECT_LT(0, promoted + count_on(prev, n, self->target));
+	EXPECT_LT(0, promoted + nb_moved);
 	if (ours >= 0) {	/* NUMA balancing cannot promote there */
 		EXPECT_GE(on_target * 10, n / HOT_EVERY * 9);
 	} else {		/* mapped pages bound for CPU nodes are its */
-		EXPECT_LT(promoted * 10, n / HOT_EVERY);
+		EXPECT_GE(nb_moved * 10, n / HOT_EVERY * 9);
 	}
 	free(prev);
 	munmap(p, REGION);
@@ -1857,8 +1968,17 @@ TEST_F_TIMEOUT(daemon, mmap_lock_and_tlb_flushes_bounded, 120)
 	double pass_ms, hold_ms;
 	struct mmap_loop m = {};
 	long nr, procs;
-	int fd;
-	char *p = region_on(self->start, LOCK_REGION, false);
+	int fd, n, roomy = self->start;
+	char *p;
+
+	/* a tracked node with room for the region: its bits are the ones cleared */
+	for (n = 0; n < self->topo.nr_nodes; n++)
+		if (tracked(&self->topo, n) &&
+		    self->topo.node[n].mem_bytes > self->topo.node[roomy].mem_bytes)
+			roomy = n;
+	if (self->topo.node[roomy].mem_bytes < 2 * LOCK_REGION)
+		SKIP(return, "no tracked node has twice %llu MiB", LOCK_REGION / MIB);
+	p = region_on(roomy, LOCK_REGION, false);
 
 	ASSERT_NE(NULL, p);
 	EXPECT_LE(0, flushes) TH_LOG("no memattr_tlb_flush in /proc/vmstat");
@@ -1889,9 +2009,17 @@ TEST_F_TIMEOUT(daemon, mmap_lock_and_tlb_flushes_bounded, 120)
 	TH_LOG("%lld TLB flushes in %lld passes, %ld processes", flushes, done, procs);
 	ASSERT_LT(0, nr);
 	EXPECT_LT(0, m.rounds);
-	/* the region alone is 8 batches: a hold or a stall of 1/3 of the walk is too long */
-	EXPECT_LT(hold_ms * 3, pass_ms);
-	EXPECT_LT(m.worst * 1000 * 3, pass_ms);
+	/*
+	 * The region alone is 8 batches: a writer stalled for a third of the
+	 * walk waited for more than a batch. (Without a waiter a hold may last
+	 * the whole walk: that is allowed.) A walk under 60 ms cannot tell a
+	 * batch from scheduling noise.
+	 */
+	if (pass_ms >= 60) {
+		EXPECT_LT(m.worst * 1000 * 3, pass_ms);
+	} else {
+		TH_LOG("the walk took %.0f ms: too short to bound the stall by it", pass_ms);
+	}
 	EXPECT_LT(0, flushes);
 	EXPECT_LE(flushes, (done + 1) * procs);
 	munmap(p, LOCK_REGION);
