@@ -491,27 +491,26 @@ static void memattr_seen_free_table(struct memattr_seen *seen, unsigned long ind
 	atomic_long_sub(sizeof(*table), &memattr_metadata_bytes);
 }
 
-static void memattr_seen_free(struct memattr_seen *seen)
+/*
+ * Drop the tables of page tables the last whole walk of @seen did not
+ * visit, or with @all every table.
+ */
+static void memattr_seen_trim(struct memattr_seen *seen, bool all)
 {
 	struct memattr_seen_table *table;
 	unsigned long index;
 
 	xa_for_each(&seen->tables, index, table)
-		memattr_seen_free_table(seen, index, table);
+		if (all || table->pass_nr != seen->pass_nr)
+			memattr_seen_free_table(seen, index, table);
+}
+
+static void memattr_seen_free(struct memattr_seen *seen)
+{
+	memattr_seen_trim(seen, true);
 	xa_destroy(&seen->tables);
 	kfree(seen);
 	atomic_long_sub(sizeof(*seen), &memattr_metadata_bytes);
-}
-
-/* Drop the tables of page tables the last whole walk of @seen did not visit. */
-static void memattr_seen_trim(struct memattr_seen *seen)
-{
-	struct memattr_seen_table *table;
-	unsigned long index;
-
-	xa_for_each(&seen->tables, index, table)
-		if (table->pass_nr != seen->pass_nr)
-			memattr_seen_free_table(seen, index, table);
 }
 
 /* Drop the processes this pass did not walk (gone, or skipped). */
@@ -1341,7 +1340,7 @@ static bool memattr_walk_process(struct memattr_daemon *d,
 	mmput(mm);
 	if (!w.stopped_at) {
 		if (w.seen)
-			memattr_seen_trim(w.seen);
+			memattr_seen_trim(w.seen, false);
 		return true;
 	}
 	d->cursor_addr = w.stopped_at;
