@@ -285,7 +285,8 @@ def export(base, out):
         git(repo, "commit", "-q", "-F", "-", env=env, inp=msg)
     with open(os.path.join(TOP, "series", "cover-letter")) as f:
         cover = "".join(ln for ln in f if ln.rstrip("\n") not in
-                        (BENCH_BEGIN, BENCH_END, COST_BEGIN, COST_END))
+                        (BENCH_BEGIN, BENCH_END, COST_BEGIN, COST_END,
+                                         SCALE_BEGIN, SCALE_END))
     git(repo, "config", "branch.series.description", cover)
     mail = os.path.join(out, "patches")
     shutil.rmtree(mail, ignore_errors=True)
@@ -514,6 +515,41 @@ def render_cost(path):
     return textwrap.wrap(text, 72, initial_indent="- ", subsequent_indent="  ")
 
 
+# kmemattrd's cost against memory size (make bench-daemon-scale), the same way.
+SCALE_RESULTS = "harness/bench/results/daemon-scale.txt"
+SCALE_BEGIN = "[scale: made from %s by python3 harness/series.py cover]" % SCALE_RESULTS
+SCALE_END = "[scale: end]"
+SCALE_NAMES = (("anon", "anonymous memory"), ("cache", "page cache read with pread(2)"))
+
+
+def render_scale(path):
+    """The cover letter's kmemattrd-cost line, from bench-daemon-scale's table."""
+    import textwrap
+    tree, rows = "unknown", {}
+    with open(path) as f:
+        for line in f:
+            if line.startswith("# tree: "):
+                tree = line[len("# tree: "):].strip()
+            elif line.strip() and not line.startswith("#"):
+                workload, gib, _, _, per_pass, _, meta = \
+                    [w.strip() for w in line.split("|")]
+                rows.setdefault(workload, []).append((int(gib), float(per_pass), int(meta)))
+    parts = []
+    for workload, what in SCALE_NAMES:
+        got = sorted(rows.get(workload, []))
+        if len(got) < 2:
+            raise SeriesError("%s: fewer than two sizes for %s" % (path, workload))
+        parts.append("%s: %s ms (%.2fx from %d to %d GiB)" % (
+            what, ", ".join("%.1f" % p for _, p, _ in got),
+            got[-1][1] / got[0][1], got[0][0], got[-1][0]))
+    sizes = sorted(rows[SCALE_NAMES[0][0]])
+    text = ("make bench-daemon-scale (%s): kmemattrd's CPU per pass with the same "
+            "256 MiB workload on a slow node of %s GiB, %s; metadata %s bytes." % (
+                tree, ", ".join(str(g) for g, _, _ in sizes), "; ".join(parts),
+                ", ".join(str(m) for _, _, m in sizes)))
+    return textwrap.wrap(text, 72, initial_indent="- ", subsequent_indent="  ")
+
+
 def cover(check):
     """Rewrite (or, with @check, compare) every generated block."""
     path = os.path.join(TOP, "series", "cover-letter")
@@ -522,7 +558,8 @@ def cover(check):
     ok = True
     for begin, end, results, render in (
             (BENCH_BEGIN, BENCH_END, BENCH_RESULTS, render_bench),
-            (COST_BEGIN, COST_END, COST_RESULTS, render_cost)):
+            (COST_BEGIN, COST_END, COST_RESULTS, render_cost),
+            (SCALE_BEGIN, SCALE_END, SCALE_RESULTS, render_scale)):
         if begin not in lines or end not in lines:
             print("FAIL series/cover (series/cover-letter has no %r ... %r block)" %
                   (begin, end))
