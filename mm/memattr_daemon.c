@@ -196,6 +196,8 @@ struct memattr_daemon {
 	/* nodes whose metadata could not be allocated, and when to retry */
 	nodemask_t heat_failed;
 	unsigned long heat_retry;
+	/* threads of the process being walked per node they last ran on */
+	unsigned int threads_on[MAX_NUMNODES];
 	/* pages a node can still take this pass */
 	long room[MAX_NUMNODES];
 	/* pages to demote from a node this pass */
@@ -1077,16 +1079,18 @@ static struct mempolicy *memattr_task_policy(struct task_struct *task)
  * lowest of those nodes; its hot pages still only move to a node faster
  * from there than where they are.
  */
-static int memattr_task_viewer(struct task_struct *leader)
+static int memattr_task_viewer(struct memattr_daemon *d,
+			       struct task_struct *leader)
 {
-	unsigned int count[MAX_NUMNODES] = {};
 	struct task_struct *t;
 
+	/* in the daemon's state: MAX_NUMNODES counters are too many for a stack */
+	memset(d->threads_on, 0, sizeof(d->threads_on));
 	rcu_read_lock();
 	for_each_thread(leader, t)
-		count[cpu_to_node(task_cpu(t))]++;
+		d->threads_on[cpu_to_node(task_cpu(t))]++;
 	rcu_read_unlock();
-	return memattr_majority_node(count);
+	return memattr_majority_node(d->threads_on);
 }
 
 /*
@@ -1316,7 +1320,7 @@ static bool memattr_walk_process(struct memattr_daemon *d,
 	if (!mm)
 		return true;
 	w.task_policy = memattr_task_policy(task);
-	w.viewer = memattr_task_viewer(task);
+	w.viewer = memattr_task_viewer(d, task);
 	w.tgid = task->tgid;
 	do {
 		u64 held;

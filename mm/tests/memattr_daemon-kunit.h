@@ -288,8 +288,10 @@ static void memattr_daemon_test_policy_allows(struct kunit *test)
 
 static void memattr_daemon_test_majority(struct kunit *test)
 {
-	unsigned int count[MAX_NUMNODES] = {};
+	unsigned int *count = kunit_kcalloc(test, MAX_NUMNODES, sizeof(*count),
+					    GFP_KERNEL);
 
+	KUNIT_ASSERT_NOT_NULL(test, count);
 	KUNIT_EXPECT_EQ(test, memattr_majority_node(count), NUMA_NO_NODE);
 	count[0] = 1;
 	KUNIT_EXPECT_EQ(test, memattr_majority_node(count), 0);
