@@ -17,9 +17,10 @@
  *
  * Tracked nodes have memory, a known read latency and are not special; a
  * special node's pages never move and nothing moves into it. Each tracked
- * node has 4 bits per 4 KiB page (128 KiB per GiB): the access history of
+ * node has 8 bits per 4 KiB page (256 KiB per GiB): the access history of
  * the folio that starts there over the last 4 passes, newest in bit 0,
- * aged lazily per 2 MiB chunk (struct memattr_heat). A pass is one walk
+ * aged lazily per 2 MiB chunk, and a tag of that folio, so that a folio
+ * that gets the frame after it is freed starts over (struct memattr_heat). A pass is one walk
  * over all processes and tracked PFNs; scan_budget bounds how many entries
  * one wakeup (every scan_interval_ms) looks at, every entry visited counted,
  * so a pass takes ceil(entries / scan_budget) intervals and a folio is
@@ -77,6 +78,7 @@
 #include <linux/capability.h>
 #include <linux/cpuset.h>
 #include <linux/freezer.h>
+#include <linux/hash.h>
 #include <linux/huge_mm.h>
 #include <linux/kobject.h>
 #include <linux/kthread.h>
@@ -144,7 +146,8 @@ static bool memattr_daemon_at_boot __initdata;
 static DECLARE_WAIT_QUEUE_HEAD(memattr_daemon_wait);
 
 /*
- * Access history of one tracked node: 4 bits per page of its span, plus one
+ * Access history of one tracked node: 4 bits per page of its span, 4 bits
+ * naming the folio the history belongs to (memattr_folio_tag()), plus one
  * byte per chunk of MEMATTR_CHUNK_PAGES pages saying up to which pass (its
  * low 8 bits) the chunk's histories are aged. A pass ages nothing: the walk
  * catches up a chunk when it first looks at one of its pages, and a sweep
@@ -163,6 +166,8 @@ struct memattr_heat {
 	unsigned long sweep;
 	/* per chunk, the pass (low 8 bits) its words are aged to */
 	u8 *aged;
+	/* per page, the tag of the folio its history is about; as words */
+	u64 *owners;
 	/* 16 pages per word, page i in bits 4(i%16)..4(i%16)+3 */
 	u64 words[];
 };
@@ -360,11 +365,21 @@ static bool memattr_rate_take(struct memattr_rate *rate, long nr)
 
 /* ---- heat metadata ---- */
 
-/* Bytes of the metadata for @nr pages: histories, then chunk bytes. */
+/* Bytes of the metadata for @nr pages: histories, owners, chunk bytes. */
 static size_t memattr_heat_bytes(unsigned long nr)
 {
-	return struct_size_t(struct memattr_heat, words, DIV_ROUND_UP(nr, 16)) +
+	return struct_size_t(struct memattr_heat, words, 2 * DIV_ROUND_UP(nr, 16)) +
 	       DIV_ROUND_UP(nr, MEMATTR_CHUNK_PAGES);
+}
+
+/* Lay out zeroed metadata of memattr_heat_bytes(@nr) for @nr pages at @start. */
+static void memattr_heat_init(struct memattr_heat *heat, unsigned long start,
+			      unsigned long nr)
+{
+	heat->start_pfn = start;
+	heat->nr_pages = nr;
+	heat->owners = &heat->words[DIV_ROUND_UP(nr, 16)];
+	heat->aged = (u8 *)&heat->owners[DIV_ROUND_UP(nr, 16)];
 }
 
 /*
@@ -382,9 +397,7 @@ static struct memattr_heat *memattr_heat_alloc(int nid)
 			      __GFP_NOWARN, nid, __builtin_return_address(0));
 	if (!heat)
 		return NULL;
-	heat->start_pfn = node_start_pfn(nid);
-	heat->nr_pages = nr;
-	heat->aged = (u8 *)&heat->words[DIV_ROUND_UP(nr, 16)];
+	memattr_heat_init(heat, node_start_pfn(nid), nr);
 	atomic_long_add(bytes, &memattr_metadata_bytes);
 	return heat;
 }
@@ -424,23 +437,66 @@ static void memattr_heat_catch_up(struct memattr_heat *heat, unsigned long pfn)
 	memattr_heat_catch_up_chunk(heat, (pfn - heat->start_pfn) / MEMATTR_CHUNK_PAGES);
 }
 
+/* The 4 bits of page @i in an array of words of 16 pages. */
+static unsigned int memattr_nibble_get(const u64 *words, unsigned long i)
+{
+	return (words[i / 16] >> (4 * (i % 16))) & 0xf;
+}
+
+static void memattr_nibble_set(u64 *words, unsigned long i, unsigned int val)
+{
+	unsigned int shift = 4 * (i % 16);
+	u64 *word = &words[i / 16];
+
+	*word = (*word & ~(0xfULL << shift)) | ((u64)val << shift);
+}
+
 static unsigned int memattr_heat_get(const struct memattr_heat *heat,
 				     unsigned long pfn)
 {
-	unsigned long i = pfn - heat->start_pfn;
-
-	return (heat->words[i / 16] >> (4 * (i % 16))) & MEMATTR_HEAT_FULL;
+	return memattr_nibble_get(heat->words, pfn - heat->start_pfn);
 }
 
 static void memattr_heat_set(struct memattr_heat *heat, unsigned long pfn,
 			     unsigned int history)
 {
-	unsigned long i = pfn - heat->start_pfn;
-	unsigned int shift = 4 * (i % 16);
-	u64 *word = &heat->words[i / 16];
+	memattr_nibble_set(heat->words, pfn - heat->start_pfn, history);
+}
 
-	*word = (*word & ~((u64)MEMATTR_HEAT_FULL << shift)) |
-		((u64)history << shift);
+/*
+ * Which folio a page frame's history is about, in 4 bits: a hash of what
+ * rmap and the page cache know it by (its mapping, anon_vma or address
+ * space, and its index there). A frame freed by its owner and given to
+ * another folio mostly gets another tag, and the new folio starts with an
+ * empty history instead of its predecessor's (1 time in 16 it inherits
+ * at most 4 passes of it). Nothing on the allocator's paths is involved.
+ */
+static unsigned int memattr_folio_tag(const struct folio *folio)
+{
+	unsigned long key = (unsigned long)READ_ONCE(folio->mapping) ^
+			    (READ_ONCE(folio->index) * GOLDEN_RATIO_PRIME);
+
+	return hash_long(key, 4);
+}
+
+/* Record that @pfn's history, now @history, is about the folio tagged @tag. */
+static void memattr_heat_record(struct memattr_heat *heat, unsigned long pfn,
+				unsigned int tag, unsigned int history)
+{
+	memattr_nibble_set(heat->owners, pfn - heat->start_pfn, tag);
+	memattr_heat_set(heat, pfn, history);
+}
+
+/* @folio's history: what its frame keeps, or nothing if that was another's. */
+static unsigned int memattr_heat_of(struct memattr_heat *heat,
+				    struct folio *folio)
+{
+	unsigned long pfn = folio_pfn(folio);
+	unsigned int tag = memattr_folio_tag(folio);
+
+	if (memattr_nibble_get(heat->owners, pfn - heat->start_pfn) != tag)
+		memattr_heat_record(heat, pfn, tag, 0);
+	return memattr_heat_get(heat, pfn);
 }
 
 /*
@@ -885,9 +941,11 @@ static struct folio *memattr_alloc_target(struct folio *src, unsigned long priva
 		gfp = (GFP_HIGHUSER_MOVABLE & ~__GFP_RECLAIM) | __GFP_NOWARN |
 		      __GFP_NOMEMALLOC | __GFP_THISNODE;
 	dst = __folio_alloc_node(gfp, order, t->nid);
+	/* the move gives @dst @src's mapping and index, so its tag too */
 	if (dst && memattr_heat_covers(heat, folio_pfn(dst))) {
 		memattr_heat_catch_up(heat, folio_pfn(dst));
-		memattr_heat_set(heat, folio_pfn(dst), t->history);
+		memattr_heat_record(heat, folio_pfn(dst), memattr_folio_tag(src),
+				    t->history);
 	}
 	return dst;
 }
@@ -1010,7 +1068,7 @@ static enum memattr_verdict memattr_account(struct memattr_daemon *d,
 	if (!memattr_heat_covers(heat, pfn))
 		return MEMATTR_STAY;
 	memattr_heat_catch_up(heat, pfn);
-	history = memattr_heat_get(heat, pfn);
+	history = memattr_heat_of(heat, folio);
 	if (accessed) {
 		if (history & 1)
 			return MEMATTR_STAY;	/* already counted this pass */

@@ -211,9 +211,7 @@ static void memattr_daemon_test_lazy_age(struct kunit *test)
 	eager = kunit_kcalloc(test, nr_words, sizeof(*eager), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, heat);
 	KUNIT_ASSERT_NOT_NULL(test, eager);
-	heat->start_pfn = 4096;
-	heat->nr_pages = DAEMON_TEST_PAGES;
-	heat->aged = (u8 *)&heat->words[nr_words];
+	memattr_heat_init(heat, 4096, DAEMON_TEST_PAGES);
 	for (pass = 1; pass <= 300; pass++) {
 		unsigned long pfn = 4096 + (pass * 97) % DAEMON_TEST_PAGES;
 
@@ -328,13 +326,12 @@ static struct memattr_daemon *daemon_with_folio(struct kunit *test,
 		kvfree(d);
 		return NULL;
 	}
-	heat->start_pfn = folio_pfn(*folio);
-	heat->nr_pages = nr;
-	heat->aged = (u8 *)&heat->words[DIV_ROUND_UP(nr, 16)];
+	memattr_heat_init(heat, folio_pfn(*folio), nr);
 	heat->passes = MEMATTR_HEAT_BITS;
 	/* aged up to now: the history set below is this pass's */
 	memset(heat->aged, heat->passes, DIV_ROUND_UP(nr, MEMATTR_CHUNK_PAGES));
-	memattr_heat_set(heat, folio_pfn(*folio), history);
+	memattr_heat_record(heat, folio_pfn(*folio), memattr_folio_tag(*folio),
+			    history);
 	d->heat[folio_nid(*folio)] = heat;
 	return d;
 }
@@ -385,6 +382,47 @@ static void memattr_daemon_test_failed_target_forgotten(struct kunit *test)
 	kvfree(d);
 }
 
+/*
+ * A page frame freed by its folio's owner and reused by another folio: the
+ * new folio does not inherit the history. Two pages of a file, as the page
+ * cache would give them (the test owns the pages, so it may name them).
+ */
+static void memattr_daemon_test_freed_folio_forgotten(struct kunit *test)
+{
+	struct memattr_heat *heat;
+	struct memattr_daemon *d;
+	struct folio *folio, *next;
+	unsigned long pfn;
+
+	d = daemon_with_folio(test, 0, 0, &folio);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	heat = d->heat[folio_nid(folio)];
+	pfn = folio_pfn(folio);
+	folio->index = 1;
+	/* accessed in one pass: one more makes it hot at the default threshold */
+	KUNIT_EXPECT_EQ(test, memattr_account(d, folio, true), MEMATTR_STAY);
+	memattr_heat_age(heat);
+	folio->index = 0;
+	folio_put(folio);
+	/* this CPU's per-CPU list gives the frame back first */
+	next = folio_alloc(GFP_KERNEL, 0);
+	KUNIT_ASSERT_NOT_NULL(test, next);
+	if (folio_pfn(next) != pfn) {
+		folio_put(next);
+		kvfree(d);
+		kunit_skip(test, "the allocator gave another page frame");
+	}
+	next->index = 2;
+	KUNIT_EXPECT_EQ(test, memattr_account(d, next, true), MEMATTR_STAY);
+	KUNIT_EXPECT_EQ(test, memattr_heat_get(heat, pfn), 0x1);
+	/* the same folio seen again keeps what it earned: hot now */
+	memattr_heat_age(heat);
+	KUNIT_EXPECT_EQ(test, memattr_account(d, next, true), MEMATTR_PROMOTE);
+	next->index = 0;
+	folio_put(next);
+	kvfree(d);
+}
+
 static struct kunit_case memattr_daemon_test_cases[] = {
 	KUNIT_CASE(memattr_daemon_test_age),
 	KUNIT_CASE(memattr_daemon_test_age_by),
@@ -399,6 +437,7 @@ static struct kunit_case memattr_daemon_test_cases[] = {
 	KUNIT_CASE(memattr_daemon_test_majority),
 	KUNIT_CASE(memattr_daemon_test_account_once),
 	KUNIT_CASE(memattr_daemon_test_failed_target_forgotten),
+	KUNIT_CASE(memattr_daemon_test_freed_folio_forgotten),
 	{}
 };
 
