@@ -525,15 +525,17 @@ SCALE_NAMES = (("anon", "anonymous memory"), ("cache", "page cache read with pre
 def render_scale(path):
     """The cover letter's kmemattrd-cost line, from bench-daemon-scale's table."""
     import textwrap
-    tree, rows = "unknown", {}
+    tree, rows, holds = "unknown", {}, []
     with open(path) as f:
         for line in f:
             if line.startswith("# tree: "):
                 tree = line[len("# tree: "):].strip()
             elif line.strip() and not line.startswith("#"):
-                workload, gib, _, _, per_pass, _, meta = \
-                    [w.strip() for w in line.split("|")]
+                cols = [w.strip() for w in line.split("|")]
+                workload, gib, per_pass, meta = cols[0], cols[1], cols[4], cols[6]
+                hold = cols[7] if len(cols) > 7 else None
                 rows.setdefault(workload, []).append((int(gib), float(per_pass), int(meta)))
+                holds.append((workload, int(gib), hold))
     parts = []
     for workload, what in SCALE_NAMES:
         got = sorted(rows.get(workload, []))
@@ -547,6 +549,15 @@ def render_scale(path):
             "256 MiB workload on a slow node of %s GiB, %s; metadata %s bytes." % (
                 tree, ", ".join(str(g) for g, _, _ in sizes), "; ".join(parts),
                 ", ".join(str(m) for _, _, m in sizes)))
+    known = [(w, g, int(h)) for w, g, h in holds if h and h.isdigit()]
+    if known:
+        w, g, h = max(known, key=lambda x: x[2])
+        big = [int(h2) for w2, _, h2 in known if w2 == "anon-2g"]
+        text += " Longest mmap_lock hold of a pass: %d us (%s, %d GiB)" % (h, w, g)
+        if big:
+            text += "; with a 2 GiB mm, %d us." % max(big)
+        else:
+            text += "."
     return textwrap.wrap(text, 72, initial_indent="- ", subsequent_indent="  ")
 
 
