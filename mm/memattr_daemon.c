@@ -10,20 +10,21 @@
  * memattr_flush_cleared()), and one walk serves all nodes at once; a thread
  * per node would walk every mm once per node. A cleared bit is handed on
  * to reclaim and page_idle as folio_referenced() does (folio_set_young(),
- * folio_clear_idle()); bits of other nodes are left alone. Page cache that
- * no process maps is seen through the LRU state reclaim keeps (an active
- * folio was read again), read and never changed, in a walk over the PFNs of
- * each tracked node that holds such page cache.
+ * folio_clear_idle()); bits of other nodes are left alone. A read(2) of
+ * page cache sets no accessed bit, so page cache is also seen through the
+ * LRU state reclaim keeps (an active folio was read again), read and never
+ * changed: by the page-table walk where a process maps the folio, else by
+ * a walk over the PFNs of each tracked node that holds such page cache.
  *
  * Tracked nodes have memory, a known read latency and are not special; a
  * special node's pages never move and nothing moves into it. Each tracked
  * node has 8 bits per 4 KiB page (256 KiB per GiB): the access history of
  * the folio that starts there over the last 4 passes, newest in bit 0,
  * aged lazily per 2 MiB chunk, and a tag of that folio, so that a folio
- * that gets the frame after it is freed starts over (struct memattr_heat). A pass is one walk
- * over all processes and tracked PFNs; scan_budget bounds how many entries
- * one wakeup (every scan_interval_ms) looks at, every entry visited counted,
- * so a pass takes ceil(entries / scan_budget) intervals and a folio is
+ * that gets the frame after it is freed starts over (struct memattr_heat).
+ * A pass is one walk over all processes and tracked PFNs; scan_budget
+ * bounds how many entries one wakeup (every scan_interval_ms) looks at,
+ * every entry visited counted, so a pass takes ceil(entries / scan_budget) intervals and a folio is
  * found hot after hot_threshold passes with an access. After a quiet pass
  * (nothing moved, nothing on a slower node accessed but not yet hot) the
  * wait before the next pass doubles, up to 8 intervals: a steady state
@@ -1052,6 +1053,24 @@ enum memattr_verdict {
 };
 
 /*
+ * Whether reclaim counts a page-cache folio as used lately: it is active
+ * (read again after its first read; with MGLRU, it has references). A
+ * read(2) leaves its mark there (folio_mark_accessed()), in no page table,
+ * whether or not some process also maps the folio. Read and left as it
+ * is, so that neither reclaim nor page_idle users lose what the folio's
+ * flags keep for them; the price is that a folio stays hot until reclaim
+ * deactivates it.
+ */
+static bool memattr_cache_folio_used(struct folio *folio)
+{
+#ifdef CONFIG_LRU_GEN
+	if (lru_gen_enabled())
+		return folio_lru_refs(folio) > 0;
+#endif
+	return folio_test_active(folio);
+}
+
+/*
  * Record whether @folio was accessed this pass; whether it is hot (on a
  * slower node) or cold (on a node short of room). A folio is counted once
  * a pass, however many PTEs or processes map it: a large folio mapped by
@@ -1201,11 +1220,20 @@ static struct memattr_seen_table *memattr_walk_seen(struct memattr_walk *w,
 	return w->seen ? memattr_seen_table(w->seen, addr) : NULL;
 }
 
+/*
+ * Account a mapped folio: @young if a task touched it through this entry;
+ * a page-cache folio also if read(2) used it lately, which no page table
+ * shows (the page-cache walk leaves mapped folios to this one).
+ */
 static void memattr_walk_folio(struct memattr_walk *w, struct vm_area_struct *vma,
 			       unsigned long addr, struct folio *folio, bool young)
 {
 	struct memattr_user user = { .viewer = w->viewer, .mapped = true };
-	enum memattr_verdict verdict = memattr_account(w->d, folio, young);
+	enum memattr_verdict verdict;
+
+	if (!young && !folio_test_anon(folio))
+		young = memattr_cache_folio_used(folio);
+	verdict = memattr_account(w->d, folio, young);
 
 	if (verdict == MEMATTR_STAY)
 		return;
@@ -1430,22 +1458,6 @@ static bool memattr_walk_processes(struct memattr_daemon *d)
 }
 
 /* ---- heat of page cache no process maps ---- */
-
-/*
- * Whether reclaim counts an unmapped page-cache folio as used lately: it
- * is active (read again after its first read). Read and left as it is,
- * so that neither reclaim nor page_idle users lose what the folio's flags
- * keep for them; the price is that a folio stays hot until reclaim
- * deactivates it.
- */
-static bool memattr_cache_folio_used(struct folio *folio)
-{
-#ifdef CONFIG_LRU_GEN
-	if (lru_gen_enabled())
-		return folio_lru_refs(folio) > 0;
-#endif
-	return folio_test_active(folio);
-}
 
 /*
  * Nodes an unmapped page-cache folio may move to: a shmem or tmpfs file's
