@@ -72,6 +72,7 @@ static struct {
 
 static char *region;
 static int file_fd = -1;	/* -f: the tmpfs file the region maps */
+static unsigned long mapped_sum;	/* -f: the loads that map the file, kept */
 static long page_size, npages;
 static int kthread_pid[MAX_KTHREADS];	/* kmemattrd and kdamonds */
 static int nr_kthreads;
@@ -168,10 +169,11 @@ static double now(void)
  * Every page of the region allocated on opt.start, under a bound policy:
  * anonymous memory (shared between the processes with -P), or with -f the
  * page cache of a tmpfs file written with write(2). The file's mapping
- * exists only for move_pages(2): MAP_POPULATE maps its pages once, and
- * nothing touches them through it again. Populating counts as an access
- * (it marks each page accessed), so each chunk is mapped right after it is
- * written: one access then, not a second one seconds after the write.
+ * exists only for move_pages(2): one load per page maps it once, and
+ * nothing touches it through the mapping again. Not MAP_POPULATE: that
+ * marks each page accessed (FOLL_TOUCH), a second access right after the
+ * write, which activates every page of the file on the LRU as if all of
+ * it had been read again.
  */
 static int place(void)
 {
@@ -194,10 +196,10 @@ static int place(void)
 		if (region == MAP_FAILED)
 			return -1;
 		for (off = 0; off < opt.bytes; off += sizeof(page))
-			if (pwrite(file_fd, page, sizeof(page), off) != sizeof(page) ||
-			    mmap(region + off, sizeof(page), PROT_READ,
-				 MAP_SHARED | MAP_FIXED | MAP_POPULATE, file_fd, off) == MAP_FAILED)
+			if (pwrite(file_fd, page, sizeof(page), off) != sizeof(page))
 				return -1;
+		for (off = 0; off < opt.bytes; off += page_size)
+			mapped_sum += ((volatile char *)region)[off];
 	} else {
 		region = mmap(NULL, opt.bytes, PROT_READ | PROT_WRITE,
 			      (opt.procs > 1 ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS, -1, 0);
