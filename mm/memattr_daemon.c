@@ -912,6 +912,13 @@ static void memattr_consider_demotion(struct memattr_daemon *d,
 	if (memattr_queue(d, folio, &d->demote[target])) {
 		d->room[target] -= nr;
 		d->need[src] -= nr;
+		/*
+		 * The move frees room on @src before the promotions of its
+		 * batch: promotions later in this pass may use it, and what
+		 * earlier ones wanted there is served by the next pass.
+		 */
+		d->room[src] += nr;
+		d->wanted[src] = max(0L, d->wanted[src] - nr);
 	}
 }
 
@@ -996,10 +1003,11 @@ static void memattr_migrate_queued(struct memattr_daemon *d)
 {
 	int nid;
 
-	for_each_node(nid) {
-		memattr_migrate_list(d, &d->promote[nid], nid, true);
+	/* demotions first: promotions may count on the room they make */
+	for_each_node(nid)
 		memattr_migrate_list(d, &d->demote[nid], nid, false);
-	}
+	for_each_node(nid)
+		memattr_migrate_list(d, &d->promote[nid], nid, true);
 	d->queued = 0;
 }
 
@@ -1068,6 +1076,23 @@ static bool memattr_cache_folio_used(struct folio *folio)
 		return folio_lru_refs(folio) > 0;
 #endif
 	return folio_test_active(folio);
+}
+
+/*
+ * Whether read(2) used a page-cache folio that a process maps: being active
+ * is not enough, as a mapped folio can be active from its start (shmem
+ * faulted in and written through the mapping) while only its page table
+ * entries see its accesses. folio_mark_accessed() activates a folio at its
+ * second use and marks an active one referenced at the third; the page
+ * table walk does not change either flag.
+ */
+static bool memattr_mapped_cache_folio_read(struct folio *folio)
+{
+#ifdef CONFIG_LRU_GEN
+	if (lru_gen_enabled())
+		return folio_lru_refs(folio) > 0;
+#endif
+	return folio_test_active(folio) && folio_test_referenced(folio);
 }
 
 /*
@@ -1222,8 +1247,10 @@ static struct memattr_seen_table *memattr_walk_seen(struct memattr_walk *w,
 
 /*
  * Account a mapped folio: @young if a task touched it through this entry;
- * a page-cache folio also if read(2) used it lately, which no page table
- * shows (the page-cache walk leaves mapped folios to this one).
+ * a page-cache folio in a shared mapping also if read(2) uses it, which no
+ * page table shows (the page-cache walk leaves mapped folios to this one).
+ * Private mappings of files are programs and libraries, read(2) once when
+ * loaded and used through their page tables after that.
  */
 static void memattr_walk_folio(struct memattr_walk *w, struct vm_area_struct *vma,
 			       unsigned long addr, struct folio *folio, bool young)
@@ -1231,8 +1258,8 @@ static void memattr_walk_folio(struct memattr_walk *w, struct vm_area_struct *vm
 	struct memattr_user user = { .viewer = w->viewer, .mapped = true };
 	enum memattr_verdict verdict;
 
-	if (!young && !folio_test_anon(folio))
-		young = memattr_cache_folio_used(folio);
+	if (!young && !folio_test_anon(folio) && (vma->vm_flags & VM_SHARED))
+		young = memattr_mapped_cache_folio_read(folio);
 	verdict = memattr_account(w->d, folio, young);
 
 	if (verdict == MEMATTR_STAY)
