@@ -953,6 +953,33 @@ out:
 }
 
 /*
+ * The page-cache tests' checks: the hot set of a file on @start reaches
+ * @target, no more than 5% of the cold pages move, and the data survives.
+ */
+static void check_page_cache_promoted(struct __test_metadata *_metadata,
+				      const struct topo *t, int start, int target,
+				      bool mapped)
+{
+	long long promoted = 0;
+	struct placement pl;
+	bool intact = false;
+	double took;
+
+	if (target < 0)
+		SKIP(return, "topology %s: no node is faster than node %d for its users",
+		     t->name, start);
+	took = page_cache_heated(t, start, target, mapped, &pl, &intact, &promoted);
+	ASSERT_NE(-2, took);
+	TH_LOG("%s page cache: %.1f s to 90%%; hot %ld/%ld on node %d, cold moved %ld/%ld, %lld promoted",
+	       mapped ? "mapped" : "unmapped", took, pl.hot_on, pl.hot, target,
+	       pl.cold_moved, pl.cold, promoted);
+	EXPECT_LE(0, took);
+	EXPECT_GE(pl.hot_on * 10, pl.hot * 9);
+	EXPECT_LT(pl.cold_moved * 20, pl.cold);
+	EXPECT_TRUE(intact);
+}
+
+/*
  * Page cache no process maps is used by no CPU in particular: it is ranked
  * by the nodes' own records (what their best initiator sees), so its start
  * and target nodes are the slowest and fastest by the records.
@@ -961,23 +988,8 @@ TEST_F_TIMEOUT(daemon, page_cache_promoted, 120)
 {
 	int start = slowest(&self->topo, -1);
 	int target = start < 0 ? -1 : fastest(&self->topo, -1, start, ~0ULL);
-	long long promoted = 0;
-	struct placement pl;
-	bool intact = false;
-	double took;
 
-	if (target < 0)
-		SKIP(return, "topology %s: no node is faster than another by the records",
-		     self->topo.name);
-	took = page_cache_heated(&self->topo, start, target, false, &pl, &intact,
-				 &promoted);
-	ASSERT_NE(-2, took);
-	TH_LOG("page cache: %.1f s to 90%%; hot %ld/%ld on node %d, cold moved %ld/%ld, %lld promoted",
-	       took, pl.hot_on, pl.hot, target, pl.cold_moved, pl.cold, promoted);
-	EXPECT_LE(0, took);
-	EXPECT_GE(pl.hot_on * 10, pl.hot * 9);
-	EXPECT_LT(pl.cold_moved * 20, pl.cold);
-	EXPECT_TRUE(intact);
+	check_page_cache_promoted(_metadata, &self->topo, start, target, false);
 }
 
 /*
@@ -985,29 +997,13 @@ TEST_F_TIMEOUT(daemon, page_cache_promoted, 120)
  * another process reads): the accesses are in the LRU state that
  * read(2) leaves (folio_mark_accessed()), not in any page table entry,
  * and the pages are still promoted; the cold ones, mapped young once,
- * stay.
+ * stay. Mapped by the test, the file is ranked as the CPUs it runs on see
+ * the nodes, as the fixture's anonymous regions are.
  */
 TEST_F_TIMEOUT(daemon, mapped_page_cache_read_is_seen, 120)
 {
-	int start = slowest(&self->topo, -1);
-	int target = start < 0 ? -1 : fastest(&self->topo, -1, start, ~0ULL);
-	long long promoted = 0;
-	struct placement pl;
-	bool intact = false;
-	double took;
-
-	if (target < 0)
-		SKIP(return, "topology %s: no node is faster than another by the records",
-		     self->topo.name);
-	took = page_cache_heated(&self->topo, start, target, true, &pl, &intact,
-				 &promoted);
-	ASSERT_NE(-2, took);
-	TH_LOG("mapped page cache: %.1f s to 90%%; hot %ld/%ld on node %d, cold moved %ld/%ld, %lld promoted",
-	       took, pl.hot_on, pl.hot, target, pl.cold_moved, pl.cold, promoted);
-	EXPECT_LE(0, took);
-	EXPECT_GE(pl.hot_on * 10, pl.hot * 9);
-	EXPECT_LT(pl.cold_moved * 20, pl.cold);
-	EXPECT_TRUE(intact);
+	check_page_cache_promoted(_metadata, &self->topo, self->start, self->target,
+				  true);
 }
 
 /*
