@@ -199,7 +199,7 @@ static int place(void)
 			if (pwrite(file_fd, page, sizeof(page), off) != sizeof(page))
 				return -1;
 		for (off = 0; off < opt.bytes; off += page_size)
-			mapped_sum += ((volatile char *)region)[off];
+			mapped_sum += __atomic_load_n(region + off, __ATOMIC_RELAXED);
 	} else {
 		region = mmap(NULL, opt.bytes, PROT_READ | PROT_WRITE,
 			      (opt.procs > 1 ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS, -1, 0);
