@@ -238,6 +238,8 @@ struct memattr_daemon {
 	unsigned long pass_heating;
 	/* hot folios not yet on an LRU list (a per-CPU batch holds them) */
 	unsigned long pass_unlisted;
+	/* the previous pass found some too, and drained the batches for them */
+	bool drained;
 	/* this pass so far, for the memattr_scan_pass tracepoint */
 	unsigned long pass_jiffies;
 	unsigned long pass_scanned;
@@ -788,7 +790,7 @@ static void memattr_pass_begin(struct memattr_daemon *d)
 
 static void memattr_pass_end(struct memattr_daemon *d)
 {
-	unsigned long pending = d->pass_heating + d->pass_unlisted;
+	unsigned long pending = d->pass_heating;
 	int nid;
 
 	for_each_node_mask(nid, d->tracked)
@@ -796,19 +798,26 @@ static void memattr_pass_end(struct memattr_daemon *d)
 	/*
 	 * A new folio reaches its LRU list only when its CPU's batch fills or
 	 * drains; the last few folios a task faulted can sit there for good
-	 * and could never be isolated. Drain them for the next pass.
+	 * and could never be isolated. Drain them for the next pass, which
+	 * comes at once. Hot folios still off every list after a drain are
+	 * not on their way to one (pages a driver maps with vm_insert_page()):
+	 * they do not keep the daemon from backing off.
 	 */
+	if (!d->drained)
+		pending += d->pass_unlisted;
+	d->drained = d->pass_unlisted;
 	if (d->pass_unlisted)
 		lru_add_drain_all();
 	memattr_seen_prune(d, false);
+	d->backoff = memattr_next_backoff(d->backoff,
+					  d->pass_moved[0] + d->pass_moved[1], pending);
 	trace_memattr_scan_pass(d->pass_scanned, d->pass_moved[1], d->pass_moved[0],
 				d->pass_failed,
 				jiffies_to_msecs(jiffies - d->pass_jiffies),
 				d->pass_tlb_flushes,
-				div_u64(d->pass_max_hold_ns, NSEC_PER_USEC));
+				div_u64(d->pass_max_hold_ns, NSEC_PER_USEC),
+				pending, 1U << d->backoff);
 	atomic_long_inc(&memattr_passes);
-	d->backoff = memattr_next_backoff(d->backoff,
-					  d->pass_moved[0] + d->pass_moved[1], pending);
 	d->pass_start = true;
 }
 
@@ -1211,12 +1220,16 @@ static void memattr_vma_allowed(struct memattr_walk *w, struct vm_area_struct *v
 	mpol_cond_put(pol);
 }
 
-/* A folio of a tracked node, or NULL: the only ones whose bits we take. */
+/*
+ * A folio of a tracked node, or NULL: the only ones whose bits we take.
+ * Reserved pages (the kernel image: the vDSO every process maps) are on
+ * no LRU list and never move, and no one reclaims them: left alone.
+ */
 static struct folio *memattr_tracked_folio(struct memattr_walk *w,
 					   struct folio *folio)
 {
-	if (!folio || !memattr_heat_covers(w->d->heat[folio_nid(folio)],
-					   folio_pfn(folio)))
+	if (!folio || folio_test_reserved(folio) ||
+	    !memattr_heat_covers(w->d->heat[folio_nid(folio)], folio_pfn(folio)))
 		return NULL;
 	return folio;
 }

@@ -16,27 +16,32 @@ TRACE_EVENT(memattr_scan_pass,
 	    TP_PROTO(unsigned long scanned, unsigned long promoted,
 		     unsigned long demoted, unsigned long failed,
 		     unsigned int msecs, unsigned long tlb_flushes,
-		     unsigned int max_hold_us),
+		     unsigned int max_hold_us, unsigned long pending,
+		     unsigned int next_wait),
 	    TP_ARGS(scanned, promoted, demoted, failed, msecs, tlb_flushes,
-		    max_hold_us),
+		    max_hold_us, pending, next_wait),
 	    TP_STRUCT__entry(__field(unsigned long, scanned)
 			     __field(unsigned long, promoted)
 			     __field(unsigned long, demoted)
 			     __field(unsigned long, failed)
 			     __field(unsigned int, msecs)
 			     __field(unsigned long, tlb_flushes)
-			     __field(unsigned int, max_hold_us)),
+			     __field(unsigned int, max_hold_us)
+			     __field(unsigned long, pending)
+			     __field(unsigned int, next_wait)),
 	    TP_fast_assign(__entry->scanned = scanned;
 			   __entry->promoted = promoted;
 			   __entry->demoted = demoted;
 			   __entry->failed = failed;
 			   __entry->msecs = msecs;
 			   __entry->tlb_flushes = tlb_flushes;
-			   __entry->max_hold_us = max_hold_us;),
-	    TP_printk("scanned=%lu promoted=%lu demoted=%lu failed=%lu msecs=%u tlb_flushes=%lu max_hold_us=%u",
+			   __entry->max_hold_us = max_hold_us;
+			   __entry->pending = pending;
+			   __entry->next_wait = next_wait;),
+	    TP_printk("scanned=%lu promoted=%lu demoted=%lu failed=%lu msecs=%u tlb_flushes=%lu max_hold_us=%u pending=%lu next_wait=%u",
 		      __entry->scanned, __entry->promoted, __entry->demoted,
 		      __entry->failed, __entry->msecs, __entry->tlb_flushes,
-		      __entry->max_hold_us)
+		      __entry->max_hold_us, __entry->pending, __entry->next_wait)
 );
 
 /* One batch of folios kmemattrd handed to migrate_pages() for a node. */
