@@ -68,12 +68,22 @@ static inline bool memattr_explicit_request(const nodemask_t *nodemask)
 	return static_branch_unlikely(&memattr_special_in_use) && nodemask;
 }
 
-/* @zl, the zonelist of @nid for @gfp, or the explicit one it stands for. */
+/*
+ * @zl, the zonelist of @nid for @gfp, or the explicit one it stands for.
+ * Without jump labels the key is a load and a test, and the compiler made
+ * the whole choice a select, both lists and both conditions computed on
+ * every allocation (about ten instructions). The empty asm keeps the key a
+ * branch, not taken while no node is special; with jump labels it changes
+ * nothing.
+ */
 static inline struct zonelist *memattr_zonelist(int nid, nodemask_t *nodemask,
 						gfp_t gfp, struct zonelist *zl)
 {
-	if (memattr_explicit_request(nodemask) && !(gfp & __GFP_THISNODE))
-		return &NODE_DATA(nid)->node_zonelists[ZONELIST_EXPLICIT];
+	if (static_branch_unlikely(&memattr_special_in_use)) {
+		asm volatile("");
+		if (nodemask && !(gfp & __GFP_THISNODE))
+			return &NODE_DATA(nid)->node_zonelists[ZONELIST_EXPLICIT];
+	}
 	return zl;
 }
 
