@@ -8,6 +8,8 @@
 #   make bench-results  make bench, then commit-ready: its tables copied to
 #                harness/bench/results/ (tiering.txt, cost.txt) and the
 #                cover letter's numbers regenerated from them
+#   make bench-knobs  kmemattrd's knob grid against its defaults, every
+#                scenario (about 20 minutes): harness/bench/results/knobs.txt
 #   make series  the patch series, git-am-able, in build/series/patches/
 #   make series-check  every patch applies, is checkpatch-clean, and every
 #                prefix builds with and without CONFIG_MEMATTR
@@ -15,7 +17,7 @@
 TOPOLOGY ?= default
 H := harness
 
-.PHONY: run check check-debug bench bench-results bench-cost bench-daemon-scale series series-check deps base tree kernel userspace initramfs vm clean distclean
+.PHONY: run check check-debug bench bench-results bench-cost bench-daemon-scale bench-knobs series series-check deps base tree kernel userspace initramfs vm clean distclean
 
 run: deps
 	$(H)/run.sh $(TOPOLOGY)
@@ -49,6 +51,11 @@ bench-cost: deps kernel initramfs
 # kmemattrd's CPU per pass and metadata at 1, 4 and 16 GiB of slow memory.
 bench-daemon-scale: deps kernel initramfs
 	$(H)/bench-daemon-scale.sh
+
+# kmemattrd with one knob changed at a time against its defaults.
+bench-knobs: deps kernel initramfs
+	BENCH_GRID=1 BENCH_OUT=build/bench-knobs $(H)/bench-tier.sh
+	cp build/bench-knobs/knobs.txt $(H)/bench/results/knobs.txt
 
 # The series is derived from our files, patches/ and series/grouping.
 series: deps

@@ -76,7 +76,10 @@ TITLE = {
 ORDER = ('none', 'oracle', 'nb2', 'nb2-base', 'damon-plain', 'damon-tuned', 'memattr',
          'memattr-nb2')
 PLACEMENT = (('T90', 1), ('final', 3), ('cold%', 2), ('migr/hot', 2), ('est.ns', 0),
-             ('est./ideal', 3), ('pingpong', 0))
+             ('est./ideal', 3), ('avg/ideal', 3), ('pingpong', 0))
+# kmemattrd with one knob changed (harness/bench-tier.sh, BENCH_GRID=1)
+GRID = re.compile(r'^memattr-([itb])([0-9]+)$')
+GRID_KNOB = {'i': 'scan_interval_ms', 't': 'hot_threshold', 'b': 'scan_budget'}
 COST = (('kthr%', 2), ('kthr-ss%', 2), ('sys%', 2), ('sys-ss%', 2), ('tlb/s', 0),
         ('migrated', 0), ('ops/none', 2))
 INF = math.inf
@@ -184,6 +187,11 @@ def metrics(run, lat):
     m['boot'] = run['boot'].split()[1] if run['boot'] else ''
     if lat and run.get('best') in lat and m['est.ns'] is not None:
         m['est./ideal'] = m['est.ns'] / lat[run['best']]
+        # the whole run's mean (after the shift in S3): how soon it got there
+        est = [access_time(x, lat) for x in s if x['t'] >= t0]
+        est = [e for e in est if e is not None]
+        if est:
+            m['avg/ideal'] = statistics.mean(est) / lat[run['best']]
     return m
 
 
@@ -367,6 +375,12 @@ def main(argv):
                     for k, _ in PLACEMENT + COST))
             summary[(scen, c)] = ms
         plot(out_dir, scen, runs, lat)
+    knobs = knob_table(summary)
+    if knobs:
+        text += [''] + knobs
+        open(os.path.join(out_dir, 'knobs.txt'), 'w').write('\n'.join(
+            [h for h in (open(header).read().splitlines() if os.path.exists(header) else [])
+             if h.startswith('#')] + knobs) + '\n')
     text += boots_lines(all_runs)
     tax = tax_runs(out_dir)
     text += tax_table(tax)
@@ -380,6 +394,42 @@ def main(argv):
         open(results_copy, 'w').write(results)
     print('\n'.join(text))
     return 0
+
+
+def knob_table(summary):
+    """Defaults against the best point of the knob grid, per scenario."""
+    scens = sorted({sc for sc, c in summary if GRID.match(c)})
+    if not scens:
+        return []
+    out = ['Knob grid (kmemattrd, one knob changed at a time; defaults: scan_interval_ms '
+           '1000, hot_threshold 2, scan_budget 262144). avg/ideal: the hot set\'s estimated '
+           'access time averaged over the run (S3: after the shift) over the ideal; '
+           'beats: how much lower the best point\'s is than the defaults\'',
+           '# scenario | defaults avg/ideal | best point | its avg/ideal | beats % | '
+           'defaults kthr-ss% | best\'s kthr-ss% | final est./ideal defaults, best']
+
+    def med(ms, k):
+        return median([m.get(k) for m in ms])
+    for sc in scens:
+        dflt = summary.get((sc, 'memattr'))
+        if not dflt or med(dflt, 'avg/ideal') is None:
+            continue
+        d = med(dflt, 'avg/ideal')
+        points = [(med(ms, 'avg/ideal'), c) for (s2, c), ms in summary.items()
+                  if s2 == sc and GRID.match(c) and med(ms, 'avg/ideal') is not None]
+        if not points:
+            continue
+        b, c = min(points)
+        g = GRID.match(c)
+        name = f'{GRID_KNOB[g.group(1)]}={g.group(2)}'
+        beats = 100.0 * (d - b) / d if b < d else 0.0
+
+        def f(v, n=2):
+            return '-' if v is None else f'{v:.{n}f}'
+        out.append(f'{sc} | {d:.3f} | {name} | {b:.3f} | {beats:.1f} | '
+                   f'{f(med(dflt, "kthr-ss%"))} | {f(med(summary[(sc, c)], "kthr-ss%"))} | '
+                   f'{f(med(dflt, "est./ideal"))}, {f(med(summary[(sc, c)], "est./ideal"))}')
+    return out
 
 
 TAX_COLS = (('ops/s', 0), ('tax%', 2), ('kthr%', 2), ('sys%', 2), ('tlb/s', 0),

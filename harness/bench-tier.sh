@@ -11,6 +11,11 @@
 # memattr (kmemattrd), memattr-nb2. Results, report and the results table
 # go to build/bench/.
 #
+# BENCH_GRID=1 (make bench-knobs): kmemattrd only, with its default knobs
+# and with each of scan_interval_ms, hot_threshold and scan_budget set one
+# step below and above its default ($grid), every scenario; one repetition
+# unless BENCH_RUNS says otherwise; the report's knob table says how far
+# the best point beats the defaults.
 # BENCH_QUICK=1: 128 MiB, 10 s runs, one repetition. The full run: 256 MiB,
 # 10 s runs (S3 20 s, SB 15 s), 5 repetitions. BENCH_RUNS, BENCH_SIZE (MiB),
 # BENCH_SECONDS, BENCH_CONFIGS, BENCH_SCENARIOS, BENCH_TAX=0, BENCH_OUT (instead
@@ -79,6 +84,14 @@ declare -A cfgs=([s1]="none oracle nb2-base $movers memattr-nb2" [s2]="none nb2-
 if [ $smoke = 1 ]; then
 	cfgs[s1]="none oracle nb2 nb2-base damon-plain damon-tuned memattr memattr-nb2"
 	cfgs[sb]=none
+fi
+# the knob grid: defaults 1000 ms, 2 of the last 4 passes, 262144 entries
+grid="memattr-i500 memattr-i2000 memattr-t1 memattr-t3 memattr-b65536 memattr-b1048576"
+if [ "${BENCH_GRID:-0}" = 1 ]; then
+	for s in "${!cfgs[@]}"; do
+		cfgs[$s]="memattr $grid"
+	done
+	runs=${BENCH_RUNS:-1}
 fi
 only=${BENCH_CONFIGS:-}
 
