@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
@@ -31,6 +32,7 @@
 #endif
 
 #define POLICY_DIR	"/sys/kernel/mm/memattr"
+#define DAEMON_DIR	"/sys/kernel/mm/memattr/daemon"
 #define BYTES		(8ULL << 20)	/* each explicit allocation */
 
 static const struct {
@@ -128,6 +130,7 @@ FIXTURE(runtime) {
 	int nr_fw;				/* how many */
 	char onlined[TOPO_MAX_FW_MEM][NAME_LEN];	/* dax devices, "dimm": to take away */
 	unsigned long long marked;		/* nodes this test wrote special to */
+	char scan_interval[32];			/* kmemattrd's, if this test started it */
 };
 
 /* The order and spill mode each test runs under. */
@@ -145,6 +148,7 @@ FIXTURE_SETUP(runtime)
 {
 	memset(self->onlined, 0, sizeof(self->onlined));
 	self->marked = 0;
+	self->scan_interval[0] = 0;
 	if (topo_load(&self->topo, NULL))
 		SKIP(return, "no topology file (not booted by harness/vm): %s", strerror(errno));
 	self->nr_fw = topo_load_fw_mem(self->fw, TOPO_MAX_FW_MEM, NULL);
@@ -162,6 +166,10 @@ FIXTURE_TEARDOWN(runtime)
 	int i;
 
 	_metadata->trigger = 0;
+	if (self->scan_interval[0]) {
+		sysfs_write_str("0", DAEMON_DIR "/enabled");
+		sysfs_write_str(self->scan_interval, DAEMON_DIR "/scan_interval_ms");
+	}
 	for (i = 0; i < self->nr_fw; i++) {
 		if (!self->onlined[i][0])
 			continue;
@@ -562,6 +570,124 @@ TEST_F_TIMEOUT(runtime, last_ordinary_memory_offline, 120)
 	ASSERT_EQ(0, kmsg_each(seq, &seq, starved_line, &l));
 	EXPECT_EQ(len_before, fallback_length(u));
 	EXPECT_EQ(always ? 0 : 1, l.back);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Wait until @n whole kmemattrd passes have ended; false after 30 s. */
+static bool daemon_passes(int n)
+{
+	unsigned long long start, now;
+	int tenths;
+
+	if (sysfs_read_u64(&start, DAEMON_DIR "/passes"))
+		return false;
+	for (tenths = 0; tenths < 300; tenths++) {
+		if (sysfs_read_u64(&now, DAEMON_DIR "/passes"))
+			return false;
+		if (now >= start + n + 1)	/* the pass under way is not whole */
+			return true;
+		usleep(100000);
+	}
+	return false;
+}
+
+/* Pages of the region at @p on nodes with HMAT latency above @ns (from @cpu). */
+static long pages_slower_than(FIXTURE_DATA(runtime) *self, char *p, size_t bytes,
+			      int cpu, long long ns)
+{
+	long nid, on, slower = 0;
+
+	for (nid = 0; nid < self->topo.nr_nodes; nid++) {
+		if (topo_view_value(&self->topo, cpu, nid, TOPO_MA_READ_LATENCY, NULL) <= ns)
+			continue;
+		on = pages_on(p, bytes, nid);
+		if (on < 0)
+			return -1;
+		slower += on;
+	}
+	return slower;
+}
+
+/*
+ * kmemattrd running while memory arrives, as it does on real machines
+ * (dax/kmem, ACPI hotplug), from the CPUs of another node: the new node is
+ * tracked from its first pass on (its heat map allocated), the hot pages
+ * placed there are promoted to a faster node, and when the memory is
+ * offlined again under the running daemon its map goes with it.
+ */
+TEST_F_TIMEOUT(runtime, daemon_follows_memory_that_arrives, 120)
+{
+	int i = find_unmarked(self), s, cpu = cpu_node(self);
+	unsigned long long before, tracked, after;
+	long npages = BYTES / getpagesize(), still = -1, slower = -1;
+	unsigned long mask;
+	long long ns;
+	size_t off;
+	double t;
+	char *p;
+
+	if (strcmp(variant->order, "distance") || strcmp(variant->spill, "before_oom"))
+		SKIP(return, "kmemattrd is looked at in the distance/before_oom variant");
+	if (i < 0)
+		SKIP(return, "topology %s has no nvdimm or dimm left unmarked at boot",
+		     self->topo.name);
+	TOPO_NEED(&self->topo, !access(DAEMON_DIR "/enabled", W_OK), DAEMON_DIR);
+	s = self->fw[i].node;
+	ns = topo_view_value(&self->topo, cpu, s, TOPO_MA_READ_LATENCY, NULL);
+	if (ns <= topo_view_value(&self->topo, cpu, cpu, TOPO_MA_READ_LATENCY, NULL))
+		SKIP(return, "node %d is not slower than the CPUs' node %d", s, cpu);
+
+	ASSERT_LE(0, sysfs_read_str(self->scan_interval, sizeof(self->scan_interval),
+				    DAEMON_DIR "/scan_interval_ms"));
+	ASSERT_EQ(0, sysfs_write_str("200", DAEMON_DIR "/scan_interval_ms"));
+	ASSERT_EQ(0, sysfs_write_str("1", DAEMON_DIR "/enabled"));
+	ASSERT_TRUE(daemon_passes(2));
+	ASSERT_EQ(0, sysfs_read_u64(&before, DAEMON_DIR "/metadata_bytes"));
+
+	online_fw(_metadata, self, i);
+	ASSERT_TRUE(daemon_passes(2));
+	ASSERT_EQ(0, sysfs_read_u64(&tracked, DAEMON_DIR "/metadata_bytes"));
+	EXPECT_LT(before, tracked) TH_LOG("node %d onlined: metadata %llu -> %llu bytes",
+					  s, before, tracked);
+
+	/* placed on the new node, then left to the default policy */
+	p = mmap(NULL, BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	mask = 1UL << s;
+	ASSERT_EQ(0, mbind(p, BYTES, MPOL_BIND, &mask, 8 * sizeof(mask), 0));
+	memset(p, 1, BYTES);
+	ASSERT_EQ(npages, pages_on(p, BYTES, s));
+	ASSERT_EQ(0, mbind(p, BYTES, MPOL_DEFAULT, NULL, 0, 0));
+	/* every page hot: touched over and over until none is left there */
+	for (t = now_s(); now_s() - t < 60 && still != 0;) {
+		for (off = 0; off < BYTES; off += getpagesize())
+			p[off]++;
+		still = pages_on(p, BYTES, s);
+	}
+	slower = pages_slower_than(self, p, BYTES, cpu, ns);
+	TH_LOG("node %d: %ld/%ld hot pages moved off it in %.1f s, %ld of them to slower nodes",
+	       s, npages - still, npages, now_s() - t, slower);
+	EXPECT_EQ(0, still);
+	EXPECT_EQ(0, slower);
+	munmap(p, BYTES);
+
+	/* offlined under the running daemon, and its map freed */
+	ASSERT_LT(0, set_node_blocks(s, "offline"));
+	ASSERT_TRUE(daemon_passes(2));
+	ASSERT_EQ(0, sysfs_read_u64(&after, DAEMON_DIR "/metadata_bytes"));
+	TH_LOG("metadata: %llu bytes before node %d came, %llu with it, %llu once offline",
+	       before, s, tracked, after);
+	EXPECT_GT(tracked, after) TH_LOG("node %d offlined: metadata %llu -> %llu bytes",
+					 s, tracked, after);
+	/* what the teardown takes away is online memory */
+	ASSERT_LT(0, set_node_blocks(s, "online_movable"));
 }
 
 TEST_HARNESS_MAIN
