@@ -144,7 +144,8 @@ FIXTURE_VARIANT_ADD(runtime, performance) { .order = "performance", .spill = "be
 FIXTURE_VARIANT_ADD(runtime, spill_never) { .order = "distance", .spill = "never" };
 FIXTURE_VARIANT_ADD(runtime, spill_always) { .order = "performance", .spill = "always" };
 
-FIXTURE_SETUP(runtime)
+/* What every run-time test starts from; skips when nothing arrives here. */
+static void runtime_begin(struct __test_metadata *_metadata, FIXTURE_DATA(runtime) *self)
 {
 	memset(self->onlined, 0, sizeof(self->onlined));
 	self->marked = 0;
@@ -156,12 +157,10 @@ FIXTURE_SETUP(runtime)
 	if (!self->nr_fw)
 		SKIP(return, "topology %s has no memory that arrives at run time",
 		     self->topo.name);
-	/* Before any memory arrives: the onlining must cope with both. */
-	ASSERT_EQ(0, sysfs_write_str(variant->order, POLICY_DIR "/fallback_order"));
-	ASSERT_EQ(0, sysfs_write_str(variant->spill, POLICY_DIR "/spill"));
 }
 
-FIXTURE_TEARDOWN(runtime)
+/* Take back what the test brought in and wrote, kmemattrd's knobs too. */
+static void runtime_end(struct __test_metadata *_metadata, FIXTURE_DATA(runtime) *self)
 {
 	int i;
 
@@ -187,6 +186,21 @@ FIXTURE_TEARDOWN(runtime)
 			sysfs_write_str("auto", NODE_DIR "/node%d/memattr/special", i);
 	sysfs_write_str("distance", POLICY_DIR "/fallback_order");
 	sysfs_write_str("before_oom", POLICY_DIR "/spill");
+}
+
+FIXTURE_SETUP(runtime)
+{
+	runtime_begin(_metadata, self);
+	if (_metadata->exit_code == KSFT_SKIP)
+		return;
+	/* Before any memory arrives: the onlining must cope with both. */
+	ASSERT_EQ(0, sysfs_write_str(variant->order, POLICY_DIR "/fallback_order"));
+	ASSERT_EQ(0, sysfs_write_str(variant->spill, POLICY_DIR "/spill"));
+}
+
+FIXTURE_TEARDOWN(runtime)
+{
+	runtime_end(_metadata, self);
 }
 
 /* The first fw line of @kind, or -1. */
@@ -622,9 +636,25 @@ static long pages_slower_than(FIXTURE_DATA(runtime) *self, char *p, size_t bytes
  * placed there are promoted to a faster node, and when the memory is
  * offlined again under the running daemon its map goes with it.
  */
-TEST_F_TIMEOUT(runtime, daemon_follows_memory_that_arrives, 120)
+/* kmemattrd's test needs no fallback order or spill mode of its own. */
+FIXTURE(runtime_daemon) {
+	FIXTURE_DATA(runtime) rt;
+};
+
+FIXTURE_SETUP(runtime_daemon)
 {
-	int i = find_unmarked(self), s, cpu = cpu_node(self);
+	runtime_begin(_metadata, &self->rt);
+}
+
+FIXTURE_TEARDOWN(runtime_daemon)
+{
+	runtime_end(_metadata, &self->rt);
+}
+
+TEST_F_TIMEOUT(runtime_daemon, follows_memory_that_arrives, 120)
+{
+	FIXTURE_DATA(runtime) *rt = &self->rt;
+	int i = find_unmarked(rt), s, cpu = cpu_node(rt);
 	unsigned long long before, tracked, after;
 	long npages = BYTES / getpagesize(), still = -1, slower = -1;
 	unsigned long mask;
@@ -633,25 +663,23 @@ TEST_F_TIMEOUT(runtime, daemon_follows_memory_that_arrives, 120)
 	double t;
 	char *p;
 
-	if (strcmp(variant->order, "distance") || strcmp(variant->spill, "before_oom"))
-		SKIP(return, "kmemattrd is looked at in the distance/before_oom variant");
 	if (i < 0)
 		SKIP(return, "topology %s has no nvdimm or dimm left unmarked at boot",
-		     self->topo.name);
-	TOPO_NEED(&self->topo, !access(DAEMON_DIR "/enabled", W_OK), DAEMON_DIR);
-	s = self->fw[i].node;
-	ns = topo_view_value(&self->topo, cpu, s, TOPO_MA_READ_LATENCY, NULL);
-	if (ns <= topo_view_value(&self->topo, cpu, cpu, TOPO_MA_READ_LATENCY, NULL))
+		     rt->topo.name);
+	TOPO_NEED(&rt->topo, !access(DAEMON_DIR "/enabled", W_OK), DAEMON_DIR);
+	s = rt->fw[i].node;
+	ns = topo_view_value(&rt->topo, cpu, s, TOPO_MA_READ_LATENCY, NULL);
+	if (ns <= topo_view_value(&rt->topo, cpu, cpu, TOPO_MA_READ_LATENCY, NULL))
 		SKIP(return, "node %d is not slower than the CPUs' node %d", s, cpu);
 
-	ASSERT_LE(0, sysfs_read_str(self->scan_interval, sizeof(self->scan_interval),
+	ASSERT_LE(0, sysfs_read_str(rt->scan_interval, sizeof(rt->scan_interval),
 				    DAEMON_DIR "/scan_interval_ms"));
 	ASSERT_EQ(0, sysfs_write_str("200", DAEMON_DIR "/scan_interval_ms"));
 	ASSERT_EQ(0, sysfs_write_str("1", DAEMON_DIR "/enabled"));
 	ASSERT_TRUE(daemon_passes(2));
 	ASSERT_EQ(0, sysfs_read_u64(&before, DAEMON_DIR "/metadata_bytes"));
 
-	online_fw(_metadata, self, i);
+	online_fw(_metadata, rt, i);
 	ASSERT_TRUE(daemon_passes(2));
 	ASSERT_EQ(0, sysfs_read_u64(&tracked, DAEMON_DIR "/metadata_bytes"));
 	EXPECT_LT(before, tracked) TH_LOG("node %d onlined: metadata %llu -> %llu bytes",
@@ -671,7 +699,7 @@ TEST_F_TIMEOUT(runtime, daemon_follows_memory_that_arrives, 120)
 			p[off]++;
 		still = pages_on(p, BYTES, s);
 	}
-	slower = pages_slower_than(self, p, BYTES, cpu, ns);
+	slower = pages_slower_than(rt, p, BYTES, cpu, ns);
 	TH_LOG("node %d: %ld/%ld hot pages moved off it in %.1f s, %ld of them to slower nodes",
 	       s, npages - still, npages, now_s() - t, slower);
 	EXPECT_EQ(0, still);
