@@ -1441,7 +1441,7 @@ TEST_F_TIMEOUT(daemon, with_numa_balancing_no_ping_pong, 120)
 			its_targets |= 1ULL << i;
 	ours = fastest(&self->topo, self->viewer, self->start, ~0ULL);
 	if (!(toptier_nodes(&self->topo) >> self->start & 1) && ours >= 0 &&
-	    !(its_targets & toptier_nodes(&self->topo) >> ours & 1))
+	    !((its_targets & toptier_nodes(&self->topo)) >> ours & 1))
 		ours = -1;	/* NUMA balancing's: a CPU node, or of a lower tier */
 	ASSERT_EQ(0, sysfs_write_str("1", "/sys/kernel/mm/numa/demotion_enabled"));
 	/* NUMA balancing's first scan after 1 s of task CPU time: start at once */
