@@ -57,19 +57,12 @@ extern struct device_attribute memattr_fallback_attr;
 extern const struct attribute_group memattr_node_root_group;
 
 /*
+ * @zl, the zonelist of @nid for @gfp, or the explicit one it stands for.
  * Explicit requests (those with a nodemask) walk the node's explicit
  * zonelist: filtered by the nodemask it gives what the fallback list gives
  * for ordinary nodes, and it also holds the special ones. The static key
  * keeps this a no-op while no node is special, so a kernel without special
  * nodes allocates exactly as 6.12.
- */
-static inline bool memattr_explicit_request(const nodemask_t *nodemask)
-{
-	return static_branch_unlikely(&memattr_special_in_use) && nodemask;
-}
-
-/*
- * @zl, the zonelist of @nid for @gfp, or the explicit one it stands for.
  * Without jump labels the key is a load and a test, and the compiler made
  * the whole choice a select, both lists and both conditions computed on
  * every allocation (about ten instructions). The empty asm keeps the key a
@@ -139,11 +132,6 @@ static inline struct zonelist *memattr_zonelist(int nid, nodemask_t *nodemask,
 static inline struct zonelist *memattr_every_node_zonelist(int nid, gfp_t gfp)
 {
 	return node_zonelist(nid, gfp);
-}
-
-static inline bool memattr_explicit_request(const nodemask_t *nodemask)
-{
-	return false;
 }
 
 static inline bool memattr_special_active(void)
