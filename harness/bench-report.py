@@ -19,6 +19,12 @@ Placement, per scenario and configuration:
   final      hot-set residency on the best node at the end
   cold%      pages outside the hot set that left the start node
   migr/hot   pages migrated (pgmigrate_success) per hot-set page
+  shift-migr/hot  (S3) the same counted from the shift: what moving from
+             one hot set to the other cost. The whole run's migr/hot
+             cannot be below 2.4 there: set A promoted (1), set B promoted
+             (1), and A demoted as far as B does not fit in the 16 MiB
+             left (0.4 of a 25.6 MiB set), more with any free-memory
+             margin kept; after the shift the least is 1.4
   est.ns     ESTIMATED access time of the hot set at the end,
              sum(share_i * L_i) with L_i the HMAT read latency from
              initiator 0 in the topology: under TCG every node is host RAM
@@ -75,7 +81,8 @@ TITLE = {
 }
 ORDER = ('none', 'oracle', 'nb2', 'nb2-base', 'damon-plain', 'damon-tuned', 'memattr',
          'memattr-nb2')
-PLACEMENT = (('T90', 1), ('final', 3), ('cold%', 2), ('migr/hot', 2), ('est.ns', 0),
+PLACEMENT = (('T90', 1), ('final', 3), ('cold%', 2), ('migr/hot', 2), ('shift-migr/hot', 2),
+             ('est.ns', 0),
              ('est./ideal', 3), ('avg/ideal', 3), ('pingpong', 0))
 # kmemattrd with one knob changed (harness/bench-tier.sh, BENCH_GRID=1)
 GRID = re.compile(r'^memattr-([itb])([0-9]+)$')
@@ -134,6 +141,8 @@ def parse(path):
             run['sb'].append(float(w[2]))
         elif line.startswith('numa_maps-buffer'):
             run['numa_maps'] = ' '.join(x for x in w[1:] if re.match(r'N\d+=', x))
+        elif line.startswith('shift ') and 'pgmigrate_success=-1' not in line:
+            run['shift_migrated'] = int(line.split('pgmigrate_success=')[1])
         elif line.startswith('end '):
             run.update({k: float(v) for k, v in re.findall(r'(\w+)=([\d.]+)', line)})
     return run if run['samples'] and 't' in run else None
@@ -170,6 +179,9 @@ def metrics(run, lat):
          'tlb/s': delta(run, 'tlb') / max(run['t'], 1e-3),
          'ops': statistics.mean(x['ops'] for x in s[1:]) if len(s) > 1 else 0}
     m['migr/hot'] = m['migrated'] / max(1, run['hot'])
+    if 'shift_migrated' in run and 'pgmigrate_success' in run['vm_after']:
+        m['shift-migr/hot'] = ((run['vm_after']['pgmigrate_success'] - run['shift_migrated']) /
+                               max(1, run['hot']))
     # steady state: from T90 + 2 s, else the last half of the run
     since = t0 + t90 + 2 if t90 != INF else (s[0]['t'] + s[-1]['t']) / 2
     calm = [x for x in s if x['t'] >= since]
@@ -476,6 +488,9 @@ def results_table(header, summary, tax):
         extra = f'runs={len(ms)}'
         if scen == 'sb':
             extra += ' sb/none=' + fmt([m.get('sb/none') for m in ms], 2).replace(' ', '')
+        if scen == 's3':
+            extra += ' shift-migr/hot=' + fmt([m.get('shift-migr/hot') for m in ms],
+                                              2).replace(' ', '')
         if scen == 'bind':
             extra += ' left%=' + fmt([m.get('left%') for m in ms], 1).replace(' ', '')
         lines.append(f'{scen} {config} | {vals} | {extra}')

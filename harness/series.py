@@ -464,11 +464,13 @@ def render_bench(path):
                        t90, v["final"], v["cold%"], v["est./ideal"], v["kthr-ss%"],
                        v["sys-ss%"], v["tlb/s"], v["migr/hot"], v["ops/none"])
             extra = v.get("extra", "")
-            for k in ("sb/none", "left%"):
+            said = {"sb/none": "sysbench MiB/s over none",
+                    "left%": "pages off the bound node %",
+                    "shift-migr/hot": "from the shift on"}
+            for k, what in said.items():
                 m = re.search(r"%s=(\S+)" % re.escape(k), extra)
                 if m:
-                    text += ", %s %s" % ("sysbench MiB/s over none" if k == "sb/none"
-                                         else "pages off the bound node %", m.group(1))
+                    text += ", %s %s" % (what, m.group(1))
             out += textwrap.wrap(text, 72, initial_indent="  %-12s " % config,
                                  subsequent_indent=" " * 15)
     tax = [(c, cells[("tax", c)]) for c in ("memattr", "memattr-nb2", "nb2", "damon-tuned",

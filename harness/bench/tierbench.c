@@ -32,6 +32,7 @@
  *       skew favours low offsets, such as sysbench memory --rand-type=pareto)
  * Output, one line each: "# ..." header, "sample t=S ops=N hot=N hot_best=N
  * hot_start=N cold_moved=N pingpong=N kcpu=S stime=S nodes=a:N,b:N hot_nodes=a:N",
+ * "shift t=S pgmigrate_success=N" (-x: the counter when the hot set moved),
  * "end ...". Counts are pages; hot is the current hot set's size, cold_moved
  * counts pages of neither hot set that left the start node, pingpong the
  * pages so far that went back to the node they had left within 10 s, kcpu
@@ -228,6 +229,24 @@ static long node_free_mb(int nid)
 			break;
 	fclose(f);
 	return kb < 0 ? -1 : kb >> 10;
+}
+
+/* A /proc/vmstat counter, or -1 when it cannot be read. */
+static long vmstat_counter(const char *name)
+{
+	char key[64];
+	long val, found = -1;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", key, &val) == 2)
+		if (!strcmp(key, name)) {
+			found = val;
+			break;
+		}
+	fclose(f);
+	return found;
 }
 
 /*
@@ -616,8 +635,11 @@ int main(int argc, char **argv)
 	     next += opt.interval_ms / 1e3) {
 		if (next > t)
 			usleep((next - t) * 1e6);
-		if (opt.shift_s >= 0 && now() - t0 >= opt.shift_s)
-			atomic_store(&ctl->phase, 1);
+		if (opt.shift_s >= 0 && now() - t0 >= opt.shift_s &&
+		    !atomic_exchange(&ctl->phase, 1))
+			/* what moves after this is what the shift costs */
+			printf("shift t=%.2f pgmigrate_success=%ld\n", now() - t0,
+			       vmstat_counter("pgmigrate_success"));
 		cur = atomic_load(&ctl->ops);
 		sample(now() - t0, (cur - last) * 1000 / opt.interval_ms, pages, status);
 		last = cur;
