@@ -466,7 +466,7 @@ def render_bench(path):
             extra = v.get("extra", "")
             said = {"sb/none": "sysbench MiB/s over none",
                     "left%": "pages off the bound node %",
-                    "shift-migr/hot": "from the shift on"}
+                    "shift-migr/hot": "migrations/hot page from the shift on"}
             for k, what in said.items():
                 m = re.search(r"%s=(\S+)" % re.escape(k), extra)
                 if m:
