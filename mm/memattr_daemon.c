@@ -24,12 +24,12 @@
  * that gets the frame after it is freed starts over (struct memattr_heat).
  * A pass is one walk over all processes and tracked PFNs; scan_budget
  * bounds how many entries one wakeup (every scan_interval_ms) looks at,
- * every entry visited counted, so a pass takes ceil(entries / scan_budget) intervals and a folio is
- * found hot after hot_threshold passes with an access. After a quiet pass
- * (nothing moved, nothing on a slower node accessed but not yet hot) the
- * wait before the next pass doubles, up to 8 intervals: a steady state
- * costs an eighth of the walks, and a change is noticed at most 8
- * intervals late.
+ * every entry visited counted, so a pass takes ceil(entries / scan_budget)
+ * intervals and a folio is found hot after hot_threshold passes with an
+ * access. After a quiet pass (nothing moved, nothing on a slower node
+ * accessed but not yet hot) the wait before the next pass doubles, up to
+ * 8 intervals: a steady state costs an eighth of the walks, and a change
+ * is noticed at most 8 intervals late.
  *
  * Example, S1 of the benchmark: 262,144 PTEs of a 1 GiB region, default
  * budget 262,144 per 1000 ms: one pass per second (plus the few PTEs of
@@ -42,9 +42,11 @@
  * faster than its own, allowed by its memory policy (read as NUMA
  * balancing reads it) and the task's cpuset, and has room above its high
  * watermark plus demote_watermark percent. A memory-only node faster than
- * the CPUs' node is a valid target. When that node lacks room, the pass
- * remembers how much was wanted there and the next pass demotes as much
- * cold memory from it.
+ * the CPUs' node is a valid target. When that node lacks room, the rest of
+ * the pass demotes as much cold memory from it as was wanted there, and so
+ * does the next pass if the walk had passed the cold memory already; room
+ * so freed goes to those wanting folios first, which the next pass
+ * promotes, so that it is never promised twice.
  *
  * Demotion: on a node whose free memory is below demote_watermark percent
  * (or that promotion wants room on), folios with no access in 4 passes go to
@@ -897,8 +899,15 @@ static void memattr_consider_promotion(struct memattr_daemon *d,
 	}
 	target = memattr_pick_faster(src, latency, bandwidth, &candidates,
 				     d->room, nr, &best);
-	if (best != NUMA_NO_NODE && best != target)
+	if (best != NUMA_NO_NODE && best != target) {
+		/*
+		 * Room on @best is wanted: cold folios there that the rest of
+		 * this pass finds make it, so that the next pass can promote
+		 * instead of only then starting to demote.
+		 */
 		d->wanted[best] += nr;
+		d->need[best] += nr;
+	}
 	if (target == NUMA_NO_NODE)
 		return;
 	if (!folio_test_lru(folio))
@@ -923,11 +932,15 @@ static void memattr_consider_demotion(struct memattr_daemon *d,
 		d->need[src] -= nr;
 		/*
 		 * The move frees room on @src before the promotions of its
-		 * batch: promotions later in this pass may use it, and what
-		 * earlier ones wanted there is served by the next pass.
+		 * batch. It goes first to what earlier promotions of this
+		 * pass wanted there, which the next pass serves; only the
+		 * rest may be used by promotions later in this pass, or the
+		 * same room would be promised twice.
 		 */
-		d->room[src] += nr;
-		d->wanted[src] = max(0L, d->wanted[src] - nr);
+		if (d->wanted[src] >= nr)
+			d->wanted[src] -= nr;
+		else
+			d->room[src] += nr - xchg(&d->wanted[src], 0);
 	}
 }
 
