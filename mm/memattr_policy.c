@@ -28,15 +28,17 @@
  * memory arrives is left out of the fallback lists from its first page,
  * and one marked afterwards is left out by the next policy apply.
  *
- * Which list an allocation walks. Once a node has been special (the static
- * key, which then stays on), a request with a nodemask (a memory policy, a
- * cpuset that holds only special nodes) walks the explicit list, implicit
- * requests the fallback list. The choice depends on no node's state, so a
- * change of the special set cannot leave a request on a list that lacks a
- * node it may use: the explicit list holds every node. The slow path
- * chooses again when it restarts (memattr_choose_zonelist()), for requests
- * that chose before the first node became special and for cpusets whose
- * nodes changed.
+ * Which list an allocation walks. A request with a nodemask (a memory
+ * policy) walks the explicit list, always: while no node is special it has
+ * the fallback list's content, so this costs nothing and needs no key.
+ * Once a node has been special (the static key, which then stays on), so
+ * does a task whose cpuset holds only special nodes; other implicit
+ * requests walk the fallback list. The choice depends on no node's state,
+ * so a change of the special set cannot leave a request on a list that
+ * lacks a node it may use: the explicit list holds every node. The slow
+ * path chooses again when it restarts (memattr_choose_zonelist()), for
+ * cpuset requests that chose before the first node became special and for
+ * cpusets whose nodes changed.
  *
  * Locking order, outermost first:
  *   device_hotplug_lock (sysfs writers)
@@ -547,13 +549,13 @@ static pg_data_t *memattr_zonelist_owner(struct zonelist *zl)
  * The fast path chose its list when it started: the explicit one for a
  * memory policy's nodemask (memattr_zonelist()) and for a cpuset of special
  * nodes only (memattr_prepare_cpuset()), else the fallback list. Since then
- * the first node may have become special (the choice was made without the
- * static key) or the task's cpuset may have changed, and the slow path
- * restarts for both (zonelist and cpuset cookies). Requests with a nodemask
- * walk the explicit list, implicit ones the fallback list, and a cpuset of
- * special nodes only the explicit one: the slow path gets no nodemask for
- * the cpuset (it filters zones by ALLOC_CPUSET), so @cpuset says whether the
- * task's cpuset still applies. It does not once the slow path drops the
+ * the first node may have become special (a cpuset's choice was made
+ * without the static key) or the task's cpuset may have changed, and the
+ * slow path restarts for both (zonelist and cpuset cookies). Requests with
+ * a nodemask walk the explicit list, implicit ones the fallback list, and a
+ * cpuset of special nodes only the explicit one: the slow path gets no
+ * nodemask for the cpuset (it filters zones by ALLOC_CPUSET), so @cpuset
+ * says whether the task's cpuset still applies. It does not once the slow path drops the
  * nodemask because memory policies and cpusets may be ignored: the request
  * is implicit then.
  */
@@ -710,14 +712,14 @@ DEFINE_LOCK_GUARD_0(memattr_policy, memattr_policy_lock_all(),
 		    memattr_policy_unlock_all())
 
 /*
- * The first node becomes special: from now on requests with a nodemask walk
- * the explicit list, which never loses a node when the special set changes.
- * The fallback list does, in place, under requests walking it: one bound to
- * a node that leaves it could find its preferred zoneref pointing past the
- * list's new end. So the key stays on once it went on, and before the first
- * rebuild that drops a node, requests that chose their list without it get
- * the time to finish their fast path (which does not sleep; a slow path
- * that restarts chooses again).
+ * The first node becomes special: from now on tasks whose cpuset holds only
+ * special nodes walk the explicit list, which never loses a node when the
+ * special set changes. The fallback list does, in place, under requests
+ * walking it: one limited to a node that leaves it could find its preferred
+ * zoneref pointing past the list's new end. So the key stays on once it
+ * went on, and before the first rebuild that drops a node, requests that
+ * chose their list without it get the time to finish their fast path
+ * (which does not sleep; a slow path that restarts chooses again).
  */
 static void memattr_special_key_on(void)
 {

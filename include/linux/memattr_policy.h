@@ -60,23 +60,17 @@ extern const struct attribute_group memattr_node_root_group;
  * @zl, the zonelist of @nid for @gfp, or the explicit one it stands for.
  * Explicit requests (those with a nodemask) walk the node's explicit
  * zonelist: filtered by the nodemask it gives what the fallback list gives
- * for ordinary nodes, and it also holds the special ones. The static key
- * keeps this a no-op while no node is special, so a kernel without special
- * nodes allocates exactly as 6.12.
- * Without jump labels the key is a load and a test, and the compiler made
- * the whole choice a select, both lists and both conditions computed on
- * every allocation (about ten instructions). The empty asm keeps the key a
- * branch, not taken while no node is special; with jump labels it changes
- * nothing.
+ * for ordinary nodes, and it also holds the special ones. While no node is
+ * special the two lists hold the same zones in the same order, so a kernel
+ * without special nodes allocates exactly as 6.12 does; no static key is
+ * tested here, as an explicit request would pay for it and the choice
+ * costs no more than the test.
  */
 static inline struct zonelist *memattr_zonelist(int nid, nodemask_t *nodemask,
 						gfp_t gfp, struct zonelist *zl)
 {
-	if (static_branch_unlikely(&memattr_special_in_use)) {
-		asm volatile("");
-		if (nodemask && !(gfp & __GFP_THISNODE))
-			return &NODE_DATA(nid)->node_zonelists[ZONELIST_EXPLICIT];
-	}
+	if (nodemask && !(gfp & __GFP_THISNODE))
+		return &NODE_DATA(nid)->node_zonelists[ZONELIST_EXPLICIT];
 	return zl;
 }
 
