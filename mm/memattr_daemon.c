@@ -945,10 +945,12 @@ static void memattr_consider_demotion(struct memattr_daemon *d,
 		 * rest may be used by promotions later in this pass, or the
 		 * same room would be promised twice.
 		 */
-		if (d->wanted[src] >= nr)
+		if (d->wanted[src] >= nr) {
 			d->wanted[src] -= nr;
-		else
-			d->room[src] += nr - xchg(&d->wanted[src], 0);
+		} else {
+			d->room[src] += nr - d->wanted[src];
+			d->wanted[src] = 0;
+		}
 	}
 }
 
