@@ -218,11 +218,10 @@ def fmt(vals, digits):
     med = statistics.median(vals)
     nr = vals.count(INF)
     # how many never reached 90%, when only some did not
-    tail = f' {nr}n.r.' if 0 < nr < len(vals) else ''
+    some = f'{nr} of {len(vals)} n.r.' if 0 < nr < len(vals) else ''
     if len(vals) == 1 or vals[0] == vals[-1]:
-        return one(med) + tail
-    return f'{one(med)} ({one(vals[0])}-{one(vals[-1])})' + (
-        tail if vals[-1] != INF or nr > 1 else '')
+        return one(med) + (f' ({some})' if some else '')
+    return f'{one(med)} ({one(vals[0])}-{one(vals[-1])}' + (f'; {some})' if some else ')')
 
 
 def median(vals):

@@ -457,7 +457,10 @@ def render_bench(path):
         out.append("")
         out += textwrap.wrap(title, 72)
         for config, v in rows:
-            t90 = v["T90"] if v["T90"].startswith("n.r.") else v["T90"] + " s"
+            # the unit after the median: "8.0 s (6.0-n.r.; 2 of 5 n.r.)"
+            med, _, rest = v["T90"].partition(" ")
+            t90 = med if med == "n.r." else med + " s"
+            t90 += " " + rest if rest else ""
             text = "T90 %s, final %s, cold moved %s%%, est. access %sx the " \
                    "ideal, CPU %s + %s%%, %s TLB IPIs/s, %s migrations/hot page, " \
                    "ops %sx none's" % (
@@ -470,7 +473,7 @@ def render_bench(path):
             for k, what in said.items():
                 m = re.search(r"%s=(\S+)" % re.escape(k), extra)
                 if m:
-                    text += ", %s %s" % (what, m.group(1))
+                    text += ", %s %s" % (what, m.group(1).replace("(", " ("))
             out += textwrap.wrap(text, 72, initial_indent="  %-12s " % config,
                                  subsequent_indent=" " * 15)
     tax = [(c, cells[("tax", c)]) for c in ("memattr", "memattr-nb2", "nb2", "damon-tuned",
