@@ -39,7 +39,8 @@ for topo in "$@"; do
 	if [ "$base" = "$ours" ]; then
 		echo "PASS compare-base/$topo"
 	else
-		diff <(echo "$base") <(echo "$ours") | sed 's/^/  /' >&2
+		# diff's status must not end the loop under set -e
+		diff <(echo "$base") <(echo "$ours") | sed 's/^/  /' >&2 || true
 		echo "FAIL compare-base/$topo (fallback orders or tiers differ from 6.12)"
 	fi
 done
