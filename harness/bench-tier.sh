@@ -90,8 +90,8 @@ if [ $smoke = 1 ]; then
 	cfgs[s1]="none oracle nb2 nb2-base damon-plain damon-tuned memattr memattr-nb2"
 	cfgs[sb]=none
 fi
-# the knob grid: defaults 1000 ms, 2 of the last 4 passes, 262144 entries
-grid="memattr-i500 memattr-i2000 memattr-t1 memattr-t3 memattr-b65536 memattr-b1048576"
+# the knob grid: defaults 500 ms, 2 of the last 4 passes, 262144 entries
+grid="memattr-i250 memattr-i1000 memattr-t1 memattr-t3 memattr-b65536 memattr-b1048576"
 if [ "${BENCH_GRID:-0}" = 1 ]; then
 	for s in "${!cfgs[@]}"; do
 		cfgs[$s]="memattr $grid"

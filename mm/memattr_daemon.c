@@ -30,13 +30,13 @@
  * folio is looked up while no node needs room, so a steady state costs
  * what was touched rather than what is mapped. After a quiet pass (nothing
  * moved, nothing on a slower node accessed but not yet hot) the wait
- * before the next pass doubles, up to 8 intervals: a steady state costs an
- * eighth of the walks, and a change is noticed at most 8 intervals late.
+ * before the next pass doubles, up to 16 intervals: a steady state costs a
+ * sixteenth of the walks (one every 8 s at the default 500 ms), and a
+ * change is noticed at most 16 intervals late.
  *
- * Example, S1 of the benchmark: 262,144 PTEs of a 1 GiB region, default
- * budget 262,144 per 1000 ms: one pass per second (plus the few PTEs of
- * other tasks), so a hot folio is promoted 2 s after it became hot, then
- * at rate_limit_MBps.
+ * Example: 262,144 PTEs of a 1 GiB region, default budget 262,144 per
+ * 500 ms: two passes a second (plus the few PTEs of other tasks), so a hot
+ * folio is promoted 1 s after it became hot, then at rate_limit_MBps.
  *
  * Promotion: a folio accessed in at least hot_threshold of the last 4
  * passes goes to the fastest tracked node, as the CPUs of the node where
@@ -120,7 +120,7 @@
 #define MEMATTR_HEAT_BITS	4
 #define MEMATTR_HEAT_FULL	0xf
 /* A quiet pass doubles the wait before the next, up to 1 << this intervals. */
-#define MEMATTR_BACKOFF_MAX	3
+#define MEMATTR_BACKOFF_MAX	4
 /* Folios queued before the queues are migrated and emptied. */
 #define MEMATTR_BATCH_PAGES	1024
 /* Pages whose histories are aged together, lazily (one byte of state). */
@@ -134,7 +134,7 @@
 #define MEMATTR_RETRY_PASSES	64
 
 /* Knobs; written under memattr_daemon_lock, read by the thread. */
-static unsigned int memattr_scan_interval_ms = 1000;
+static unsigned int memattr_scan_interval_ms = 500;
 static unsigned int memattr_hot_threshold = 2;
 static unsigned int memattr_scan_budget = 262144;
 static unsigned int memattr_rate_limit_mbps = 256;
@@ -292,8 +292,8 @@ static inline bool memattr_heat_cold(unsigned int history, unsigned long passes)
 /*
  * Back off after a quiet pass: one that moved nothing while nothing was
  * pending (a folio on a slower node heating up, or hot folios waiting for
- * room that the next pass demotes). A steady state then walks an eighth as
- * often; a folio that starts getting hot is seen at most
+ * room that the next pass demotes). A steady state then walks a sixteenth
+ * as often; a folio that starts getting hot is seen at most
  * 1 << MEMATTR_BACKOFF_MAX intervals later, and the passes that follow run
  * at the full rate.
  */

@@ -80,7 +80,7 @@ static const struct {
 	unsigned int min, max, def;
 } daemon_knobs[] = {
 	{ "enabled", 0, 1, 0 },
-	{ "scan_interval_ms", 10, 60000, 1000 },
+	{ "scan_interval_ms", 10, 60000, 500 },
 	{ "scan_budget", 512, 16777216, 262144 },
 	{ "hot_threshold", 1, 4, 2 },
 	{ "rate_limit_MBps", 1, 100000, 256 },
