@@ -417,6 +417,17 @@ def within_cpu_goal(cpu):
     return cpu is None or cpu <= CPU_GOAL
 
 
+def grid_point(config):
+    """memattr-i250 -> scan_interval_ms=250"""
+    g = GRID.match(config)
+    return f'{GRID_KNOB[g.group(1)]}={g.group(2)}'
+
+
+def grid_order(config):
+    g = GRID.match(config)
+    return ('itb'.index(g.group(1)), int(g.group(2)))
+
+
 def knob_table(summary):
     """Defaults against the best point of the knob grid, per scenario."""
     scens = sorted({sc for sc, c in summary if GRID.match(c)})
@@ -428,6 +439,8 @@ def knob_table(summary):
            'best point: the lowest avg/ideal of the points whose steady-state CPU '
            f'(kthr-ss%) is within the {CPU_GOAL:g}% goal; '
            'beats: how much lower the best point\'s is than the defaults\'',
+           '# grid: ' + ', '.join(grid_point(c) for c in sorted(
+               {c for _, c in summary if GRID.match(c)}, key=grid_order)),
            '# scenario | defaults avg/ideal | best point | its avg/ideal | beats % | '
            'defaults kthr-ss% | best\'s kthr-ss% | final est./ideal defaults, best']
 
@@ -444,8 +457,7 @@ def knob_table(summary):
         if not points:
             continue
         b, c = min(points)
-        g = GRID.match(c)
-        name = f'{GRID_KNOB[g.group(1)]}={g.group(2)}'
+        name = grid_point(c)
         beats = 100.0 * (d - b) / d if b < d else 0.0
 
         def f(v, n=2):

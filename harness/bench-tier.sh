@@ -19,7 +19,7 @@
 # BENCH_QUICK=1: 128 MiB, 10 s runs, one repetition. The full run: 256 MiB,
 # 10 s runs (S3 and S5 20 s, SB 15 s), 5 repetitions. BENCH_RUNS, BENCH_SIZE (MiB),
 # BENCH_SECONDS, BENCH_CONFIGS, BENCH_SCENARIOS, BENCH_TAX=0, BENCH_OUT (instead
-# of build/bench) override.
+# of build/bench), BENCH_SAMPLE_MS (tierbench's -i; not sb) override.
 # Usage: bench-tier.sh [--smoke]   (--smoke: every configuration once,
 #                                   briefly, for make check)
 set -uo pipefail
@@ -99,6 +99,9 @@ if [ "${BENCH_GRID:-0}" = 1 ]; then
 	runs=${BENCH_RUNS:-1}
 fi
 only=${BENCH_CONFIGS:-}
+# BENCH_SAMPLE_MS: tierbench's sample interval (1000 ms): a finer one
+# resolves a mean over the run (avg/ideal) better than 1/11 of a 10 s run
+sample_ms=${BENCH_SAMPLE_MS:-}
 
 # Configurations of $1 that this run includes.
 configs_of() {
@@ -117,7 +120,7 @@ workload() {
 		# run sees several; at 512 MiB one took longer than the run
 		echo "${start[$s]} ${best[$s]} sysbench-run $len 64"
 	else
-		echo "${start[$s]} ${best[$s]} tierbench -s $size -t $len ${args[$s]}"
+		echo "${start[$s]} ${best[$s]} tierbench -s $size -t $len${sample_ms:+ -i $sample_ms} ${args[$s]}"
 	fi
 }
 
@@ -182,6 +185,7 @@ boot() {
 		"${seconds} s; s5: ${length[s5]} s; sb: ${length[sb]} s)," \
 		"$runs repetition(s): one boot per scenario and repetition, every configuration" \
 		"once in it in random order (nb2-base: its own boot of unpatched 6.12)"
+	[ -z "$sample_ms" ] || echo "# samples every $sample_ms ms (sb: every 1000 ms)"
 } >"$out/header"
 
 for ((rep = 1; rep <= runs; rep++)); do

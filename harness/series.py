@@ -565,6 +565,46 @@ def render_scale(path):
     return textwrap.wrap(text, 72, initial_indent="- ", subsequent_indent="  ")
 
 
+# The knob grid (make bench-knobs): how far the best setting beats the defaults.
+KNOBS_RESULTS = "harness/bench/results/knobs.txt"
+KNOBS_BEGIN = "[knobs: made from %s by python3 harness/series.py cover]" % KNOBS_RESULTS
+KNOBS_END = "[knobs: end]"
+
+
+def render_knobs(path):
+    """The cover letter's out-of-the-box line, from bench-knobs' table."""
+    import textwrap
+    tree, grid, rows, reps, sampling = "unknown", "unknown", [], "?", "1000 ms"
+    with open(path) as f:
+        for line in f:
+            if line.startswith("# tree: "):
+                tree = line[len("# tree: "):].strip()
+            elif line.startswith("# grid: "):
+                grid = line[len("# grid: "):].strip()
+            elif line.startswith("# region ") and "repetition(s)" in line:
+                reps = line.split("repetition(s)")[0].split()[-1]
+            elif line.startswith("# samples every "):
+                sampling = line[len("# samples every "):].split()[0] + " ms"
+            elif line.strip() and not line.startswith("#") and "|" in line:
+                cols = [w.strip() for w in line.split("|")]
+                final = [w.strip() for w in cols[7].split(",")]
+                rows.append((cols[0], float(cols[1]), cols[2], float(cols[3]),
+                             float(cols[4]), final[0] == final[1]))
+    if not rows or grid == "unknown":
+        raise SeriesError("%s: no scenario rows or no '# grid:' line" % path)
+    worst = max(rows, key=lambda r: r[4])
+    text = ("make bench-knobs (%s; %s repetition(s), placement sampled every %s): "
+            "the hot set's estimated access time averaged "
+            "over the run, over the ideal, with the default knobs and (after the "
+            "slash) with the best point of a grid (%s; one knob changed at a time) "
+            "among those whose steady-state CPU stays within 2%%: %s. The largest "
+            "gap: %s, %.1f%% (%s). Final placement: the same with the defaults "
+            "as with the best point in %d of %d scenarios." % (
+                tree, reps, sampling, grid, "; ".join("%s %.2f/%.2f" % (r[0], r[1], r[3]) for r in rows),
+                worst[0], worst[4], worst[2], sum(r[5] for r in rows), len(rows)))
+    return textwrap.wrap(text, 72, initial_indent="- ", subsequent_indent="  ")
+
+
 def cover(check):
     """Rewrite (or, with @check, compare) every generated block."""
     path = os.path.join(TOP, "series", "cover-letter")
@@ -574,7 +614,8 @@ def cover(check):
     for begin, end, results, render in (
             (BENCH_BEGIN, BENCH_END, BENCH_RESULTS, render_bench),
             (COST_BEGIN, COST_END, COST_RESULTS, render_cost),
-            (SCALE_BEGIN, SCALE_END, SCALE_RESULTS, render_scale)):
+            (SCALE_BEGIN, SCALE_END, SCALE_RESULTS, render_scale),
+            (KNOBS_BEGIN, KNOBS_END, KNOBS_RESULTS, render_knobs)):
         if begin not in lines or end not in lines:
             print("FAIL series/cover (series/cover-letter has no %r ... %r block)" %
                   (begin, end))
