@@ -597,7 +597,8 @@ def render_knobs(path):
             "the hot set's estimated access time averaged "
             "over the run, over the ideal, with the default knobs and (after the "
             "slash) with the best point of a grid (%s; one knob changed at a time) "
-            "among those whose steady-state CPU stays within 2%%: %s. The largest "
+            "among those with steady-state CPU within 2%%, no more cold pages moved "
+            "and at most 1.1x the migrations of the defaults: %s. The largest "
             "gap: %s, %.1f%% (%s). Final placement: the same with the defaults "
             "as with the best point in %d of %d scenarios." % (
                 tree, reps, sampling, grid, "; ".join("%s %.2f/%.2f" % (r[0], r[1], r[3]) for r in rows),
