@@ -1153,6 +1153,7 @@ TEST_F_TIMEOUT(daemon, shift_demotes_and_keeps_data, 180)
 	long long room, demoted = vmstat("memattr_demote_success");
 	long long promoted = vmstat("memattr_promote_success");
 	long long failed = vmstat("memattr_promote_fail");
+	long long kswapd;
 	struct hot_loop h;
 	double took_a, took_b;
 	pid_t filler = 0, topup = 0;
@@ -1200,6 +1201,7 @@ TEST_F_TIMEOUT(daemon, shift_demotes_and_keeps_data, 180)
 	TH_LOG("room on node %d for set B: %lld KiB before, %lld KiB after a filler",
 	       self->target, room, room_kb(self->target));
 	/* the hot set moves: set B must displace set A */
+	kswapd = vmstat("pgsteal_kswapd") + vmstat("pgdemote_kswapd");
 	h.offset = HOT_EVERY / 2;
 	churn(p, SHIFT_REGION / 2, HOT_EVERY / 2);
 	took_b = settle(&self->topo, p, SHIFT_REGION, self->start, self->target,
@@ -1223,11 +1225,20 @@ TEST_F_TIMEOUT(daemon, shift_demotes_and_keeps_data, 180)
 	 * B found room through demotion alone. What went is the coldest; on
 	 * a fast node with CPUs other tasks' idle pages compete with set A.
 	 */
-	EXPECT_GT(vmstat("memattr_demote_success") - demoted, 0);
 	EXPECT_LT(idle * 20, a.cold - b.hot);	/* < 5%, as for a steady hot set */
 	EXPECT_EQ(0, corrupt_words(p + 8 * getpagesize(),
 				   SHIFT_REGION - 8 * getpagesize()));
 	munmap(p, SHIFT_REGION);
+	/*
+	 * The fillers can take the node below its low watermark, and kswapd
+	 * then frees room of its own: B had no need to displace A, so
+	 * kmemattrd's demotion was not exercised (a fail without kswapd).
+	 */
+	kswapd = vmstat("pgsteal_kswapd") + vmstat("pgdemote_kswapd") - kswapd;
+	if (vmstat("memattr_demote_success") == demoted && kswapd > 0)
+		SKIP(return, "kswapd freed %lld pages during the shift: B found room without demotion",
+		     kswapd);
+	EXPECT_GT(vmstat("memattr_demote_success") - demoted, 0);
 }
 
 TEST_F_TIMEOUT(daemon, knobs_refuse_junk, 60)
