@@ -1102,6 +1102,12 @@ static void stop_filler(pid_t pid)
 	}
 }
 
+static void stop_fillers(const pid_t *pids, int n)
+{
+	while (n--)
+		stop_filler(pids[n]);
+}
+
 /*
  * Children that fork, dirty a private page of the region (COW), map a hot
  * page of the shared half (a second mm maps that folio while it migrates)
@@ -1137,8 +1143,33 @@ static long idle_moved(char *p, size_t bytes, int start)
 	return moved;
 }
 
+/* Pages reclaim has freed or demoted so far, by kswapd or direct reclaim */
+static long long reclaimed(void)
+{
+	return vmstat("pgsteal_kswapd") + vmstat("pgsteal_direct") +
+	       vmstat("pgdemote_kswapd") + vmstat("pgdemote_direct");
+}
+
+/*
+ * Wait, at most @ms, until reclaim has freed nothing for half a second:
+ * kswapd woken by a filler goes on freeing pages (up to the high
+ * watermark and any boost) after the filler has what it asked for.
+ */
+static void wait_reclaim_quiet(int ms)
+{
+	long long before = reclaimed();
+
+	for (; ms > 0; ms -= 500) {
+		usleep(500 * 1000);
+		if (reclaimed() == before)
+			return;
+		before = reclaimed();
+	}
+}
+
 #define SHIFT_REGION	(8 * REGION)
 #define SHIFT_SLACK	(8 * MIB)
+#define SHIFT_TOPUPS	3
 
 /*
  * The hot set moves while the fast node is full: demotion alone makes room.
@@ -1153,11 +1184,13 @@ TEST_F_TIMEOUT(daemon, shift_demotes_and_keeps_data, 180)
 	long long room, demoted = vmstat("memattr_demote_success");
 	long long promoted = vmstat("memattr_promote_success");
 	long long failed = vmstat("memattr_promote_fail");
-	long long kswapd;
+	long long reclaim;
 	struct hot_loop h;
 	double took_a, took_b;
-	pid_t filler = 0, topup = 0;
+	pid_t filler = 0, topup[SHIFT_TOPUPS] = { 0 };
+	long long room_a;
 	long idle;
+	int i;
 	char *p;
 
 	/* demotion goes to a lower memory tier only */
@@ -1189,19 +1222,31 @@ TEST_F_TIMEOUT(daemon, shift_demotes_and_keeps_data, 180)
 	took_a = settle(&self->topo, p, SHIFT_REGION, self->start, self->target, 0, &a);
 	/*
 	 * Pages freed since the room was measured (per-CPU free lists are
-	 * drained late, and are not counted free until then) could give set
-	 * B room of its own: a second filler takes what is there beyond a
-	 * quarter of the slack.
+	 * drained late, and are not counted free until then; kswapd woken by
+	 * the filler reclaims on) could give set B room of its own: once
+	 * reclaim is quiet, more fillers take what is there beyond a quarter
+	 * of the slack, until the node keeps no more than that.
 	 */
+	wait_reclaim_quiet(10000);
 	room = room_kb(self->target);
-	if (room * 1024 > (long long)SHIFT_SLACK / 4) {
-		topup = hot_filler(self->target, room * 1024 - SHIFT_SLACK / 4);
-		ASSERT_LT(0, topup);
+	room_a = room;
+	for (i = 0; i < SHIFT_TOPUPS && room * 1024 > (long long)SHIFT_SLACK / 4; i++) {
+		topup[i] = hot_filler(self->target, room * 1024 - SHIFT_SLACK / 4);
+		ASSERT_LT(0, topup[i]);
+		room = room_kb(self->target);
 	}
-	TH_LOG("room on node %d for set B: %lld KiB before, %lld KiB after a filler",
-	       self->target, room, room_kb(self->target));
+	TH_LOG("room on node %d for set B: %lld KiB before, %lld KiB after %d fillers",
+	       self->target, room_a, room, i);
+	if (room * 1024 > (long long)SHIFT_SLACK / 2) {
+		hot_loop_stop(&h);
+		stop_fillers(topup, SHIFT_TOPUPS);
+		stop_filler(filler);
+		munmap(p, SHIFT_REGION);
+		SKIP(return, "node %d keeps gaining free pages: no way to leave it full",
+		     self->target);
+	}
 	/* the hot set moves: set B must displace set A */
-	kswapd = vmstat("pgsteal_kswapd") + vmstat("pgdemote_kswapd");
+	reclaim = reclaimed();
 	h.offset = HOT_EVERY / 2;
 	churn(p, SHIFT_REGION / 2, HOT_EVERY / 2);
 	took_b = settle(&self->topo, p, SHIFT_REGION, self->start, self->target,
@@ -1213,11 +1258,11 @@ TEST_F_TIMEOUT(daemon, shift_demotes_and_keeps_data, 180)
 	idle = idle_moved(p, SHIFT_REGION, self->start);
 	TH_LOG("pages of neither set off node %d: %ld/%ld", self->start, idle,
 	       a.cold - b.hot);
-	TH_LOG("demoted %lld, promoted %lld, failed %lld pages",
+	TH_LOG("demoted %lld, promoted %lld, failed %lld pages; reclaim freed %lld during the shift",
 	       vmstat("memattr_demote_success") - demoted,
 	       vmstat("memattr_promote_success") - promoted,
-	       vmstat("memattr_promote_fail") - failed);
-	stop_filler(topup);
+	       vmstat("memattr_promote_fail") - failed, reclaimed() - reclaim);
+	stop_fillers(topup, SHIFT_TOPUPS);
 	stop_filler(filler);
 	EXPECT_LE(0, took_a);
 	EXPECT_LE(0, took_b);
@@ -1230,14 +1275,14 @@ TEST_F_TIMEOUT(daemon, shift_demotes_and_keeps_data, 180)
 				   SHIFT_REGION - 8 * getpagesize()));
 	munmap(p, SHIFT_REGION);
 	/*
-	 * The fillers can take the node below its low watermark, and kswapd
+	 * The fillers can take the node below its low watermark, and reclaim
 	 * then frees room of its own: B had no need to displace A, so
-	 * kmemattrd's demotion was not exercised (a fail without kswapd).
+	 * kmemattrd's demotion was not exercised (a fail without reclaim).
 	 */
-	kswapd = vmstat("pgsteal_kswapd") + vmstat("pgdemote_kswapd") - kswapd;
-	if (vmstat("memattr_demote_success") == demoted && kswapd > 0)
-		SKIP(return, "kswapd freed %lld pages during the shift: B found room without demotion",
-		     kswapd);
+	reclaim = reclaimed() - reclaim;
+	if (vmstat("memattr_demote_success") == demoted && reclaim > 0)
+		SKIP(return, "reclaim freed %lld pages during the shift: B found room without demotion",
+		     reclaim);
 	EXPECT_GT(vmstat("memattr_demote_success") - demoted, 0);
 }
 
