@@ -1061,12 +1061,17 @@ static long long room_kb(int nid)
 }
 
 /*
- * A child holding @bytes on @nid until killed, mlocked so that the daemon
- * leaves them there without the child having to keep them hot; its pid
- * once it has them.
+ * A child holding @bytes, on @nid as far as it has them, until killed;
+ * mlocked so that the daemon leaves them there without the child having
+ * to keep them hot. Its pid once it has them. Preferred, not bound: a
+ * node that has less than the test measured (the daemon promotes into it
+ * meanwhile) gives the rest from another node, where a bound filler would
+ * have the OOM killer free the biggest filler, and with it the room the
+ * test is taking away.
  */
 static pid_t hot_filler(int nid, size_t bytes)
 {
+	unsigned long mask = 1UL << nid;
 	int ready[2];
 	pid_t pid;
 	char c = 0;
@@ -1085,8 +1090,10 @@ static pid_t hot_filler(int nid, size_t bytes)
 	/* a test that ends early on an ASSERT leaves no memory locked */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL))
 		_exit(1);
-	p = region_on(nid, bytes, true);
-	if (!p || mlock(p, bytes))
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED ||
+	    mbind(p, bytes, MPOL_PREFERRED, &mask, sizeof(mask) * 8, 0) ||
+	    mlock(p, bytes))
 		_exit(1);
 	if (write(ready[1], &c, 1) != 1)
 		_exit(1);
@@ -1150,23 +1157,6 @@ static long long reclaimed(void)
 	       vmstat("pgdemote_kswapd") + vmstat("pgdemote_direct");
 }
 
-/*
- * Wait, at most @ms, until reclaim has freed nothing for half a second:
- * kswapd woken by a filler goes on freeing pages (up to the high
- * watermark and any boost) after the filler has what it asked for.
- */
-static void wait_reclaim_quiet(int ms)
-{
-	long long before = reclaimed();
-
-	for (; ms > 0; ms -= 500) {
-		usleep(500 * 1000);
-		if (reclaimed() == before)
-			return;
-		before = reclaimed();
-	}
-}
-
 #define SHIFT_REGION	(8 * REGION)
 #define SHIFT_SLACK	(8 * MIB)
 #define SHIFT_TOPUPS	3
@@ -1184,6 +1174,7 @@ TEST_F_TIMEOUT(daemon, shift_demotes_and_keeps_data, 180)
 	long long room, demoted = vmstat("memattr_demote_success");
 	long long promoted = vmstat("memattr_promote_success");
 	long long failed = vmstat("memattr_promote_fail");
+	long long oom_kills = vmstat("oom_kill");
 	long long reclaim;
 	struct hot_loop h;
 	double took_a, took_b;
@@ -1199,6 +1190,13 @@ TEST_F_TIMEOUT(daemon, shift_demotes_and_keeps_data, 180)
 		     self->start, self->target);
 	/* the fast node left with room for one hot set by a locked filler */
 	ASSERT_EQ(0, knob("demote_watermark", "0"));
+	/*
+	 * What else is hot (the text of the programs running, in page cache)
+	 * goes to the fast node first, so that the room measured is the room
+	 * set A will find.
+	 */
+	ASSERT_EQ(0, knob("enabled", "1"));
+	ASSERT_TRUE(wait_passes(4, 30));
 	room = room_kb(self->target);
 	ASSERT_LT(0, room);
 	/*
@@ -1221,13 +1219,11 @@ TEST_F_TIMEOUT(daemon, shift_demotes_and_keeps_data, 180)
 	ASSERT_EQ(0, knob("enabled", "1"));
 	took_a = settle(&self->topo, p, SHIFT_REGION, self->start, self->target, 0, &a);
 	/*
-	 * Pages freed since the room was measured (per-CPU free lists are
-	 * drained late, and are not counted free until then; kswapd woken by
-	 * the filler reclaims on) could give set B room of its own: once
-	 * reclaim is quiet, more fillers take what is there beyond a quarter
-	 * of the slack, until the node keeps no more than that.
+	 * Room left once set A is in would let set B in without displacing
+	 * it: fillers take what is there beyond a quarter of the slack, in a
+	 * few rounds (pages come and go: per-CPU free lists are drained late,
+	 * the last of set A is still being promoted).
 	 */
-	wait_reclaim_quiet(10000);
 	room = room_kb(self->target);
 	room_a = room;
 	for (i = 0; i < SHIFT_TOPUPS && room * 1024 > (long long)SHIFT_SLACK / 4; i++) {
@@ -1258,14 +1254,17 @@ TEST_F_TIMEOUT(daemon, shift_demotes_and_keeps_data, 180)
 	idle = idle_moved(p, SHIFT_REGION, self->start);
 	TH_LOG("pages of neither set off node %d: %ld/%ld", self->start, idle,
 	       a.cold - b.hot);
-	TH_LOG("demoted %lld, promoted %lld, failed %lld pages; reclaim freed %lld during the shift",
+	TH_LOG("demoted %lld, promoted %lld, failed %lld pages; reclaim freed %lld during the shift; %lld OOM kills",
 	       vmstat("memattr_demote_success") - demoted,
 	       vmstat("memattr_promote_success") - promoted,
-	       vmstat("memattr_promote_fail") - failed, reclaimed() - reclaim);
+	       vmstat("memattr_promote_fail") - failed, reclaimed() - reclaim,
+	       vmstat("oom_kill") - oom_kills);
 	stop_fillers(topup, SHIFT_TOPUPS);
 	stop_filler(filler);
 	EXPECT_LE(0, took_a);
 	EXPECT_LE(0, took_b);
+	/* a killed filler would have given B the room it was to make */
+	EXPECT_EQ(oom_kills, vmstat("oom_kill"));
 	/*
 	 * B found room through demotion alone. What went is the coldest; on
 	 * a fast node with CPUs other tasks' idle pages compete with set A.
