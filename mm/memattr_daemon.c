@@ -32,11 +32,17 @@
  * moved, nothing on a slower node accessed but not yet hot) the wait
  * before the next pass doubles, up to 16 intervals: a steady state costs a
  * sixteenth of the walks (one every 8 s at the default 500 ms), and a
- * change is noticed at most 16 intervals late.
+ * change is noticed at most 16 intervals late. A pass that saw folios on
+ * a slower node accessed but not yet hot is followed by a confirming one
+ * a quarter interval after it rather than a whole one, never two in a
+ * row: a folio still accessed then is hot without waiting a whole
+ * interval, one written once and left is not. While folios keep heating
+ * up the walk rate is at most twice scan_budget per scan_interval_ms.
  *
  * Example: 262,144 PTEs of a 1 GiB region, default budget 262,144 per
- * 500 ms: two passes a second (plus the few PTEs of other tasks), so a hot
- * folio is promoted 1 s after it became hot, then at rate_limit_MBps.
+ * 500 ms: a pass every 500 ms (plus the few PTEs of other tasks), and a
+ * hot folio is promoted 125 ms after the pass that first saw it accessed
+ * (a whole interval without the confirming pass), then at rate_limit_MBps.
  *
  * Promotion: a folio accessed in at least hot_threshold of the last 4
  * passes goes to the fastest tracked node, as the CPUs of the node where
@@ -121,6 +127,8 @@
 #define MEMATTR_HEAT_FULL	0xf
 /* A quiet pass doubles the wait before the next, up to 1 << this intervals. */
 #define MEMATTR_BACKOFF_MAX	4
+/* A confirming pass starts 1 / (1 << this) interval after the one before. */
+#define MEMATTR_CONFIRM_SHIFT	2
 /* Folios queued before the queues are migrated and emptied. */
 #define MEMATTR_BATCH_PAGES	1024
 /* Pages whose histories are aged together, lazily (one byte of state). */
@@ -149,6 +157,8 @@ static atomic_long_t memattr_metadata_bytes;
 static atomic_long_t memattr_passes;
 static bool memattr_daemon_at_boot __initdata;
 static DECLARE_WAIT_QUEUE_HEAD(memattr_daemon_wait);
+/* Set by a knob write, for the thread to work out its wait again. */
+static atomic_t memattr_knobs_written = ATOMIC_INIT(0);
 
 /*
  * Access history of one tracked node: 4 bits per page of its span, 4 bits
@@ -240,6 +250,12 @@ struct memattr_daemon {
 	nodemask_t slower;
 	/* the next pass starts 1 << backoff intervals after this one ended */
 	unsigned int backoff;
+	/*
+	 * The pass under way (between passes: the next one) confirms the
+	 * folios the one before saw heating up; it starts a quarter interval
+	 * after that one rather than 1 << backoff intervals.
+	 */
+	bool confirming;
 	/* folios on a slower node accessed this pass but not (yet) hot */
 	unsigned long pass_heating;
 	/* hot folios not yet on an LRU list (a per-CPU batch holds them) */
@@ -304,6 +320,33 @@ static inline unsigned int memattr_next_backoff(unsigned int backoff,
 	if (moved || pending)
 		return 0;
 	return min(backoff + 1, MEMATTR_BACKOFF_MAX);
+}
+
+/*
+ * Confirm a pass that saw folios on a slower node heating up (accessed,
+ * not yet hot) with one that comes early: a hot folio is then found a
+ * quarter interval after it was first seen instead of a whole one, and a
+ * folio touched once (written, then left) is not accessed again in so
+ * short a time. Never two in a row: a workload that keeps heating new
+ * folios gets one early pass per interval, not four. Heating keeps the
+ * back-off at 0, so a confirming pass never cuts a quiet spell short.
+ */
+static inline bool memattr_next_confirms(bool confirming, unsigned long heating)
+{
+	return heating && !confirming;
+}
+
+/*
+ * The wait before the next pass, @interval being scan_interval_ms in
+ * jiffies: 1 << @backoff intervals, or a quarter of one before a
+ * confirming pass.
+ */
+static inline unsigned long memattr_pass_wait(unsigned long interval,
+					      unsigned int backoff, bool confirming)
+{
+	if (confirming)
+		return DIV_ROUND_UP(interval, 1U << MEMATTR_CONFIRM_SHIFT);
+	return interval << backoff;
 }
 
 /*
@@ -797,6 +840,19 @@ static void memattr_pass_begin(struct memattr_daemon *d)
 	d->pass_max_hold_ns = 0;
 }
 
+/*
+ * How long the thread sleeps after a wakeup: an interval within a pass;
+ * between passes longer after quiet ones, shorter to confirm.
+ */
+static unsigned long memattr_wait(const struct memattr_daemon *d)
+{
+	unsigned long interval = msecs_to_jiffies(READ_ONCE(memattr_scan_interval_ms));
+
+	if (!d->pass_start)
+		return interval;
+	return memattr_pass_wait(interval, d->backoff, d->confirming);
+}
+
 static void memattr_pass_end(struct memattr_daemon *d)
 {
 	unsigned long pending = d->pass_heating;
@@ -818,16 +874,20 @@ static void memattr_pass_end(struct memattr_daemon *d)
 	if (d->pass_unlisted)
 		lru_add_drain_all();
 	memattr_seen_prune(d, false);
-	d->backoff = memattr_next_backoff(d->backoff,
-					  d->pass_moved[0] + d->pass_moved[1], pending);
+	/* a look a quarter interval long is too short to call the system quiet */
+	if (!d->confirming)
+		d->backoff = memattr_next_backoff(d->backoff,
+						  d->pass_moved[0] + d->pass_moved[1],
+						  pending);
+	d->confirming = memattr_next_confirms(d->confirming, d->pass_heating);
+	d->pass_start = true;
 	trace_memattr_scan_pass(d->pass_scanned, d->pass_moved[1], d->pass_moved[0],
 				d->pass_failed,
 				jiffies_to_msecs(jiffies - d->pass_jiffies),
 				d->pass_tlb_flushes,
 				div_u64(d->pass_max_hold_ns, NSEC_PER_USEC),
-				pending, 1U << d->backoff);
+				pending, jiffies_to_msecs(memattr_wait(d)));
 	atomic_long_inc(&memattr_passes);
-	d->pass_start = true;
 }
 
 /* ---- deciding about one folio ---- */
@@ -1674,6 +1734,7 @@ static void memattr_daemon_step(struct memattr_daemon *d)
 		memattr_pass_begin(d);
 	if (nodes_weight(d->tracked) < 2) {
 		d->pass_start = true;
+		d->confirming = false;	/* nothing to confirm: on time */
 		return;		/* nothing is faster or slower than anything */
 	}
 	if (!d->pfn_phase)
@@ -1684,21 +1745,32 @@ static void memattr_daemon_step(struct memattr_daemon *d)
 		memattr_pass_end(d);
 }
 
+/* Stop, or a knob was written: the thread works out its wait again. */
+static bool memattr_daemon_woken(void)
+{
+	return kthread_should_stop() || atomic_xchg(&memattr_knobs_written, 0);
+}
+
 static int memattr_daemon_fn(void *data)
 {
 	struct memattr_daemon *d = data;
+	unsigned long stepped = jiffies;
+	bool step = true;
 
 	set_freezable();
 	while (!kthread_should_stop()) {
-		unsigned long wait;
+		unsigned long wait, since;
 
-		memattr_daemon_step(d);
-		wait = msecs_to_jiffies(READ_ONCE(memattr_scan_interval_ms));
-		/* between passes, longer after quiet ones */
-		if (d->pass_start)
-			wait <<= d->backoff;
-		wait_event_freezable_timeout(memattr_daemon_wait,
-					     kthread_should_stop(), wait);
+		if (step) {
+			memattr_daemon_step(d);
+			stepped = jiffies;
+		}
+		/* counted from the last step, so a new interval applies now */
+		wait = memattr_wait(d);
+		since = jiffies - stepped;
+		step = !wait_event_freezable_timeout(memattr_daemon_wait,
+						     memattr_daemon_woken(),
+						     wait > since ? wait - since : 0);
 	}
 	return 0;
 }
@@ -1817,7 +1889,9 @@ static ssize_t memattr_knob_store(struct kobject *kobj,
 		return ret;
 	scoped_guard(mutex, &memattr_daemon_lock)
 		WRITE_ONCE(*knob->value, val);
-	wake_up(&memattr_daemon_wait);	/* a new interval applies now */
+	/* a new interval applies now, not after the current wait */
+	atomic_set(&memattr_knobs_written, 1);
+	wake_up(&memattr_daemon_wait);
 	return count;
 }
 

@@ -178,6 +178,29 @@ static void memattr_daemon_test_backoff(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memattr_next_backoff(0, 512, 7), 0);
 }
 
+static void memattr_daemon_test_confirm(struct kunit *test)
+{
+	bool confirm = false;
+	int i;
+
+	/* a pass that saw folios heating is confirmed early, never twice */
+	confirm = memattr_next_confirms(confirm, 3);
+	KUNIT_EXPECT_TRUE(test, confirm);
+	confirm = memattr_next_confirms(confirm, 3);
+	KUNIT_EXPECT_FALSE(test, confirm);
+	KUNIT_EXPECT_TRUE(test, memattr_next_confirms(confirm, 1));
+	/* nothing heating: no early pass, after a confirming one or not */
+	KUNIT_EXPECT_FALSE(test, memattr_next_confirms(false, 0));
+	KUNIT_EXPECT_FALSE(test, memattr_next_confirms(true, 0));
+	/* a quarter interval before a confirming pass, rounded up: never 0 */
+	KUNIT_EXPECT_EQ(test, memattr_pass_wait(100, 0, true), 25);
+	KUNIT_EXPECT_EQ(test, memattr_pass_wait(10, 0, true), 3);
+	KUNIT_EXPECT_EQ(test, memattr_pass_wait(1, 0, true), 1);
+	/* else 1 << backoff intervals */
+	for (i = 0; i <= MEMATTR_BACKOFF_MAX; i++)
+		KUNIT_EXPECT_EQ(test, memattr_pass_wait(100, i, false), 100UL << i);
+}
+
 static void memattr_daemon_test_age_by(struct kunit *test)
 {
 	u64 word = 0x123456789abcdef0ULL;
@@ -433,6 +456,7 @@ static struct kunit_case memattr_daemon_test_cases[] = {
 	KUNIT_CASE(memattr_daemon_test_pick),
 	KUNIT_CASE(memattr_daemon_test_rate),
 	KUNIT_CASE(memattr_daemon_test_backoff),
+	KUNIT_CASE(memattr_daemon_test_confirm),
 	KUNIT_CASE(memattr_daemon_test_policy_allows),
 	KUNIT_CASE(memattr_daemon_test_majority),
 	KUNIT_CASE(memattr_daemon_test_account_once),

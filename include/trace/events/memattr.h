@@ -17,9 +17,9 @@ TRACE_EVENT(memattr_scan_pass,
 		     unsigned long demoted, unsigned long failed,
 		     unsigned int msecs, unsigned long tlb_flushes,
 		     unsigned int max_hold_us, unsigned long pending,
-		     unsigned int next_wait),
+		     unsigned int next_wait_ms),
 	    TP_ARGS(scanned, promoted, demoted, failed, msecs, tlb_flushes,
-		    max_hold_us, pending, next_wait),
+		    max_hold_us, pending, next_wait_ms),
 	    TP_STRUCT__entry(__field(unsigned long, scanned)
 			     __field(unsigned long, promoted)
 			     __field(unsigned long, demoted)
@@ -28,7 +28,7 @@ TRACE_EVENT(memattr_scan_pass,
 			     __field(unsigned long, tlb_flushes)
 			     __field(unsigned int, max_hold_us)
 			     __field(unsigned long, pending)
-			     __field(unsigned int, next_wait)),
+			     __field(unsigned int, next_wait_ms)),
 	    TP_fast_assign(__entry->scanned = scanned;
 			   __entry->promoted = promoted;
 			   __entry->demoted = demoted;
@@ -37,11 +37,11 @@ TRACE_EVENT(memattr_scan_pass,
 			   __entry->tlb_flushes = tlb_flushes;
 			   __entry->max_hold_us = max_hold_us;
 			   __entry->pending = pending;
-			   __entry->next_wait = next_wait;),
-	    TP_printk("scanned=%lu promoted=%lu demoted=%lu failed=%lu msecs=%u tlb_flushes=%lu max_hold_us=%u pending=%lu next_wait=%u",
+			   __entry->next_wait_ms = next_wait_ms;),
+	    TP_printk("scanned=%lu promoted=%lu demoted=%lu failed=%lu msecs=%u tlb_flushes=%lu max_hold_us=%u pending=%lu next_wait_ms=%u",
 		      __entry->scanned, __entry->promoted, __entry->demoted,
 		      __entry->failed, __entry->msecs, __entry->tlb_flushes,
-		      __entry->max_hold_us, __entry->pending, __entry->next_wait)
+		      __entry->max_hold_us, __entry->pending, __entry->next_wait_ms)
 );
 
 /* One batch of folios kmemattrd handed to migrate_pages() for a node. */

@@ -542,6 +542,44 @@ TEST_F_TIMEOUT(daemon, hot_set_promoted, 120)
 	munmap(p, REGION);
 }
 
+#define CONFIRM_INTERVAL_MS	8000
+
+/*
+ * A pass that sees pages of a slower node accessed is confirmed a quarter
+ * interval later. With a long interval, the hot set is promoted by that
+ * confirming pass, well before a second regular pass could come and not
+ * before the confirming one could; the region's pages, all written before
+ * the first pass and so all seen accessed by it, stay unless hot.
+ */
+TEST_F_TIMEOUT(daemon, heating_confirmed_early, 120)
+{
+	long long passes_before = passes();
+	char interval[16];
+	struct placement pl;
+	struct hot_loop h;
+	double took;
+	char *p = region_on(self->start, REGION, false);
+
+	ASSERT_NE(NULL, p);
+	snprintf(interval, sizeof(interval), "%d", CONFIRM_INTERVAL_MS);
+	ASSERT_EQ(0, knob("scan_interval_ms", interval));
+	took = heat_until_settled(self, &h, p, REGION, &pl);
+	ASSERT_NE(-2, took);
+	hot_loop_stop(&h);
+	ASSERT_EQ(0, place(&self->topo, p, REGION, self->start, self->target, 0, &pl));
+	TH_LOG("%.1f s to 90%% at a %d ms interval, %lld passes; hot %ld/%ld on node %d, cold moved %ld/%ld",
+	       took, CONFIRM_INTERVAL_MS, passes() - passes_before, pl.hot_on,
+	       pl.hot, self->target, pl.cold_moved, pl.cold);
+	EXPECT_LE(0, took);
+	/* the confirming pass starts a quarter interval after the first */
+	EXPECT_GE(took * 1000, CONFIRM_INTERVAL_MS / 4 - 250);
+	/* a second regular pass would start a whole interval after it */
+	EXPECT_LT(took * 1000, CONFIRM_INTERVAL_MS * 3 / 4);
+	EXPECT_LT(pl.cold_moved * 20, pl.cold);		/* < 5% */
+	EXPECT_EQ(0, corrupt_words(p, REGION));
+	munmap(p, REGION);
+}
+
 /*
  * A hot set small enough to stay in the TLB: 7 pages among 64, touched in a
  * loop. A CPU sets the accessed bit only when it walks the page table, so
