@@ -248,6 +248,8 @@ struct memattr_daemon {
 	bool nb_tiering;
 	/* tracked nodes some other tracked node is faster than */
 	nodemask_t slower;
+	/* the same as CPUs of node [i] see them */
+	nodemask_t view_slower[MAX_NUMNODES];
 	/* the next pass starts 1 << backoff intervals after this one ended */
 	unsigned int backoff;
 	/*
@@ -773,6 +775,19 @@ static void memattr_refresh_views(struct memattr_daemon *d)
 	}
 }
 
+/* The tracked nodes some other tracked node is faster than, by @latency. */
+static void memattr_find_slower(const struct memattr_daemon *d, const u32 *latency,
+				const u32 *bandwidth, nodemask_t *slower)
+{
+	int nid, other;
+
+	nodes_clear(*slower);
+	for_each_node_mask(nid, d->tracked)
+		for_each_node_mask(other, d->tracked)
+			if (memattr_faster(latency, bandwidth, other, nid))
+				node_set(nid, *slower);
+}
+
 /* (Re)allocate metadata where a node's span changed; free it where gone. */
 static void memattr_refresh_nodes(struct memattr_daemon *d)
 {
@@ -795,14 +810,10 @@ static void memattr_refresh_nodes(struct memattr_daemon *d)
 	for_each_node_mask(nid, d->tracked)
 		if (node_is_toptier(nid))
 			node_set(nid, d->toptier);
-	nodes_clear(d->slower);
-	for_each_node_mask(nid, d->tracked) {
-		int other;
-
-		for_each_node_mask(other, d->tracked)
-			if (memattr_faster(d->latency, d->bandwidth, other, nid))
-				node_set(nid, d->slower);
-	}
+	memattr_find_slower(d, d->latency, d->bandwidth, &d->slower);
+	for_each_node_state(nid, N_CPU)
+		memattr_find_slower(d, d->view_latency[nid], d->view_bandwidth[nid],
+				    &d->view_slower[nid]);
 }
 
 static void memattr_pass_begin(struct memattr_daemon *d)
@@ -1191,11 +1202,17 @@ static bool memattr_mapped_cache_folio_read(struct folio *folio)
  * Record whether @folio was accessed this pass; whether it is hot (on a
  * slower node) or cold (on a node short of room). A folio is counted once
  * a pass, however many PTEs or processes map it: a large folio mapped by
- * 512 PTEs is one folio wanting room, not 512.
+ * 512 PTEs is one folio wanting room, not 512. Heating up means on a node
+ * slower as the CPUs of @viewer see it (NUMA_NO_NODE: by the records'
+ * own values): on two sockets each socket's DRAM is the slower one for
+ * the other's CPUs.
  */
 static enum memattr_verdict memattr_account(struct memattr_daemon *d,
-					    struct folio *folio, bool accessed)
+					    struct folio *folio, bool accessed,
+					    int viewer)
 {
+	const nodemask_t *slower = viewer == NUMA_NO_NODE ? &d->slower :
+				   &d->view_slower[viewer];
 	int nid = folio_nid(folio);
 	struct memattr_heat *heat = d->heat[nid];
 	unsigned long pfn = folio_pfn(folio);
@@ -1212,7 +1229,7 @@ static enum memattr_verdict memattr_account(struct memattr_daemon *d,
 		memattr_heat_set(heat, pfn, history);
 		if (memattr_heat_hot(history, READ_ONCE(memattr_hot_threshold)))
 			return MEMATTR_PROMOTE;
-		if (node_isset(nid, d->slower))
+		if (node_isset(nid, *slower))
 			d->pass_heating++;
 	} else if (d->need[nid] > 0 && memattr_heat_cold(history, heat->passes)) {
 		return MEMATTR_DEMOTE;
@@ -1356,7 +1373,7 @@ static void memattr_walk_folio(struct memattr_walk *w, struct vm_area_struct *vm
 
 	if (!young && !folio_test_anon(folio) && (vma->vm_flags & VM_SHARED))
 		young = memattr_mapped_cache_folio_read(folio);
-	verdict = memattr_account(w->d, folio, young);
+	verdict = memattr_account(w->d, folio, young, w->viewer);
 
 	if (verdict == MEMATTR_STAY)
 		return;
@@ -1657,7 +1674,7 @@ static void memattr_walk_pfn(struct memattr_daemon *d, unsigned long pfn,
 	*next = folio_pfn(folio) + folio_nr_pages(folio);
 	if (!folio_test_lru(folio) || folio_test_anon(folio) || folio_mapped(folio))
 		goto put;
-	verdict = memattr_account(d, folio, memattr_cache_folio_used(folio));
+	verdict = memattr_account(d, folio, memattr_cache_folio_used(folio), NUMA_NO_NODE);
 	if (verdict != MEMATTR_STAY) {
 		memattr_cache_allowed(folio, &user.allowed);
 		memattr_decide(d, folio, verdict, &user);

@@ -369,13 +369,13 @@ static void memattr_daemon_test_account_once(struct kunit *test)
 	d = daemon_with_folio(test, 2, 0x2, &folio);
 	KUNIT_ASSERT_NOT_NULL(test, d);
 	for (i = 0; i < 512; i++)
-		promote += memattr_account(d, folio, true) == MEMATTR_PROMOTE;
+		promote += memattr_account(d, folio, true, NUMA_NO_NODE) == MEMATTR_PROMOTE;
 	KUNIT_EXPECT_EQ(test, promote, 1);
 	KUNIT_EXPECT_EQ(test, memattr_heat_get(d->heat[folio_nid(folio)], folio_pfn(folio)), 0x3);
 	/* the next pass counts it again, once */
 	memattr_heat_age(d->heat[folio_nid(folio)]);
 	for (i = 0, promote = 0; i < 512; i++)
-		promote += memattr_account(d, folio, true) == MEMATTR_PROMOTE;
+		promote += memattr_account(d, folio, true, NUMA_NO_NODE) == MEMATTR_PROMOTE;
 	KUNIT_EXPECT_EQ(test, promote, 1);
 	KUNIT_EXPECT_EQ(test, memattr_heat_get(d->heat[folio_nid(folio)], folio_pfn(folio)), 0x7);
 	folio_put(folio);
@@ -423,7 +423,7 @@ static void memattr_daemon_test_freed_folio_forgotten(struct kunit *test)
 	pfn = folio_pfn(folio);
 	folio->index = 1;
 	/* accessed in one pass: one more makes it hot at the default threshold */
-	KUNIT_EXPECT_EQ(test, memattr_account(d, folio, true), MEMATTR_STAY);
+	KUNIT_EXPECT_EQ(test, memattr_account(d, folio, true, NUMA_NO_NODE), MEMATTR_STAY);
 	memattr_heat_age(heat);
 	folio->index = 0;
 	folio_put(folio);
@@ -436,13 +436,40 @@ static void memattr_daemon_test_freed_folio_forgotten(struct kunit *test)
 		kunit_skip(test, "the allocator gave another page frame");
 	}
 	next->index = 2;
-	KUNIT_EXPECT_EQ(test, memattr_account(d, next, true), MEMATTR_STAY);
+	KUNIT_EXPECT_EQ(test, memattr_account(d, next, true, NUMA_NO_NODE), MEMATTR_STAY);
 	KUNIT_EXPECT_EQ(test, memattr_heat_get(heat, pfn), 0x1);
 	/* the same folio seen again keeps what it earned: hot now */
 	memattr_heat_age(heat);
-	KUNIT_EXPECT_EQ(test, memattr_account(d, next, true), MEMATTR_PROMOTE);
+	KUNIT_EXPECT_EQ(test, memattr_account(d, next, true, NUMA_NO_NODE), MEMATTR_PROMOTE);
 	next->index = 0;
 	folio_put(next);
+	kvfree(d);
+}
+
+/*
+ * Heating up is judged as the CPUs that use the folio see its node: on two
+ * sockets neither DRAM is slower by its own record, yet each is slower for
+ * the other socket's CPUs, and a pass seeing such folios is not quiet.
+ */
+static void memattr_daemon_test_heating_as_seen(struct kunit *test)
+{
+	struct memattr_daemon *d;
+	struct folio *folio;
+	int nid, viewer = 1;
+
+	d = daemon_with_folio(test, 0, 0, &folio);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	nid = folio_nid(folio);
+	if (nid == viewer)
+		viewer = 0;
+	node_set(nid, d->view_slower[viewer]);
+	KUNIT_EXPECT_EQ(test, memattr_account(d, folio, true, NUMA_NO_NODE), MEMATTR_STAY);
+	KUNIT_EXPECT_EQ(test, d->pass_heating, 0);
+	/* the same access again, by a task of the other socket */
+	memattr_heat_set(d->heat[nid], folio_pfn(folio), 0);
+	KUNIT_EXPECT_EQ(test, memattr_account(d, folio, true, viewer), MEMATTR_STAY);
+	KUNIT_EXPECT_EQ(test, d->pass_heating, 1);
+	folio_put(folio);
 	kvfree(d);
 }
 
@@ -462,6 +489,7 @@ static struct kunit_case memattr_daemon_test_cases[] = {
 	KUNIT_CASE(memattr_daemon_test_account_once),
 	KUNIT_CASE(memattr_daemon_test_failed_target_forgotten),
 	KUNIT_CASE(memattr_daemon_test_freed_folio_forgotten),
+	KUNIT_CASE(memattr_daemon_test_heating_as_seen),
 	{}
 };
 
