@@ -32,12 +32,15 @@
  * moved, nothing on a slower node accessed but not yet hot) the wait
  * before the next pass doubles, up to 16 intervals: a steady state costs a
  * sixteenth of the walks (one every 8 s at the default 500 ms), and a
- * change is noticed at most 16 intervals late. A pass that saw folios on
- * a slower node accessed but not yet hot is followed by a confirming one
- * a quarter interval after it rather than a whole one, never two in a
- * row: a folio still accessed then is hot without waiting a whole
- * interval, one written once and left is not. While folios keep heating
- * up the walk rate is at most twice scan_budget per scan_interval_ms.
+ * change is noticed at most 16 intervals late; one that takes or frees 4
+ * MiB of a tracked node (a workload starting) at the next interval, as a
+ * backed-off thread still reads the nodes' free page counts every interval.
+ * A pass that saw folios on a slower node accessed but not yet hot is
+ * followed by a confirming one a quarter interval after it rather than a
+ * whole one, never two in a row: a folio still accessed then is hot
+ * without waiting a whole interval, one written once and left is not.
+ * While folios keep heating up the walk rate is at most twice scan_budget
+ * per scan_interval_ms.
  *
  * Example: 262,144 PTEs of a 1 GiB region, default budget 262,144 per
  * 500 ms: a pass every 500 ms (plus the few PTEs of other tasks), and a
@@ -252,6 +255,8 @@ struct memattr_daemon {
 	nodemask_t view_slower[MAX_NUMNODES];
 	/* the next pass starts 1 << backoff intervals after this one ended */
 	unsigned int backoff;
+	/* free pages of each tracked node when the last pass ended */
+	unsigned long free_seen[MAX_NUMNODES];
 	/*
 	 * The pass under way (between passes: the next one) confirms the
 	 * folios the one before saw heating up; it starts a quarter interval
@@ -349,6 +354,17 @@ static inline unsigned long memattr_pass_wait(unsigned long interval,
 	if (confirming)
 		return DIV_ROUND_UP(interval, 1U << MEMATTR_CONFIRM_SHIFT);
 	return interval << backoff;
+}
+
+/*
+ * While backed off, has a node's memory changed enough to look at once?
+ * @seen and @now are its free pages when the last pass ended and now: a
+ * task that maps or frees MEMATTR_BATCH_PAGES (4 MiB) has started or
+ * ended something a pass should see; less is the noise of a quiet system.
+ */
+static inline bool memattr_free_moved(unsigned long seen, unsigned long now)
+{
+	return (seen > now ? seen - now : now - seen) >= MEMATTR_BATCH_PAGES;
 }
 
 /*
@@ -1762,6 +1778,27 @@ static void memattr_daemon_step(struct memattr_daemon *d)
 		memattr_pass_end(d);
 }
 
+/* Note what the tracked nodes hold free, at the end of a pass. */
+static void memattr_note_free(struct memattr_daemon *d)
+{
+	int nid;
+
+	for_each_node_mask(nid, d->tracked)
+		d->free_seen[nid] = sum_zone_node_page_state(nid, NR_FREE_PAGES);
+}
+
+/* Has memory of a tracked node been taken or freed since the last pass? */
+static bool memattr_memory_moved(const struct memattr_daemon *d)
+{
+	int nid;
+
+	for_each_node_mask(nid, d->tracked)
+		if (memattr_free_moved(d->free_seen[nid],
+				       sum_zone_node_page_state(nid, NR_FREE_PAGES)))
+			return true;
+	return false;
+}
+
 /* Stop, or a knob was written: the thread works out its wait again. */
 static bool memattr_daemon_woken(void)
 {
@@ -1776,18 +1813,32 @@ static int memattr_daemon_fn(void *data)
 
 	set_freezable();
 	while (!kthread_should_stop()) {
-		unsigned long wait, since;
+		unsigned long interval, wait, since, left;
 
 		if (step) {
 			memattr_daemon_step(d);
 			stepped = jiffies;
+			if (d->pass_start)
+				memattr_note_free(d);
 		}
 		/* counted from the last step, so a new interval applies now */
+		interval = msecs_to_jiffies(READ_ONCE(memattr_scan_interval_ms));
 		wait = memattr_wait(d);
 		since = jiffies - stepped;
-		step = !wait_event_freezable_timeout(memattr_daemon_wait,
-						     memattr_daemon_woken(),
-						     wait > since ? wait - since : 0);
+		left = wait > since ? wait - since : 0;
+		/*
+		 * Backed off, look at the nodes' free pages every interval: a
+		 * workload that starts (or ends) then is walked at once instead
+		 * of up to 15 intervals late. Reading a counter per node is all
+		 * such a wakeup costs.
+		 */
+		if (d->pass_start && d->backoff)
+			left = min(left, interval);
+		if (wait_event_freezable_timeout(memattr_daemon_wait,
+						 memattr_daemon_woken(), left))
+			step = false;
+		else
+			step = jiffies - stepped >= wait || memattr_memory_moved(d);
 	}
 	return 0;
 }

@@ -201,6 +201,18 @@ static void memattr_daemon_test_confirm(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, memattr_pass_wait(100, i, false), 100UL << i);
 }
 
+static void memattr_daemon_test_free_moved(struct kunit *test)
+{
+	/* 4 MiB taken or freed ends a back-off; less is a quiet system's noise */
+	KUNIT_EXPECT_FALSE(test, memattr_free_moved(100000, 100000));
+	KUNIT_EXPECT_FALSE(test, memattr_free_moved(100000, 100000 - MEMATTR_BATCH_PAGES + 1));
+	KUNIT_EXPECT_FALSE(test, memattr_free_moved(100000, 100000 + MEMATTR_BATCH_PAGES - 1));
+	KUNIT_EXPECT_TRUE(test, memattr_free_moved(100000, 100000 - MEMATTR_BATCH_PAGES));
+	KUNIT_EXPECT_TRUE(test, memattr_free_moved(100000, 100000 + MEMATTR_BATCH_PAGES));
+	KUNIT_EXPECT_TRUE(test, memattr_free_moved(ULONG_MAX, 0));
+	KUNIT_EXPECT_TRUE(test, memattr_free_moved(0, ULONG_MAX));
+}
+
 static void memattr_daemon_test_age_by(struct kunit *test)
 {
 	u64 word = 0x123456789abcdef0ULL;
@@ -484,6 +496,7 @@ static struct kunit_case memattr_daemon_test_cases[] = {
 	KUNIT_CASE(memattr_daemon_test_rate),
 	KUNIT_CASE(memattr_daemon_test_backoff),
 	KUNIT_CASE(memattr_daemon_test_confirm),
+	KUNIT_CASE(memattr_daemon_test_free_moved),
 	KUNIT_CASE(memattr_daemon_test_policy_allows),
 	KUNIT_CASE(memattr_daemon_test_majority),
 	KUNIT_CASE(memattr_daemon_test_account_once),

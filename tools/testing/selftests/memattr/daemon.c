@@ -688,6 +688,45 @@ TEST_F_TIMEOUT(daemon, quiet_passes_back_off, 120)
 	munmap(p, REGION);
 }
 
+/*
+ * A backed-off daemon still reads the tracked nodes' free page counts
+ * every interval: a workload that starts after a quiet spell, right after
+ * a pass at the longest wait (8 s at 500 ms), is walked at the next
+ * interval, not 8 s later.
+ */
+TEST_F_TIMEOUT(daemon, new_memory_ends_back_off, 120)
+{
+	long long last;
+	struct placement pl;
+	struct hot_loop h;
+	double took, t0;
+	char *p;
+
+	ASSERT_EQ(0, knob("scan_interval_ms", "500"));
+	ASSERT_EQ(0, knob("enabled", "1"));
+	/* 0.5 + 1 + 2 + 4 s of quiet passes reach the longest wait */
+	keep_time(10);
+	last = passes();
+	ASSERT_LE(0, last);
+	t0 = now_s();
+	while (passes() == last && now_s() - t0 < 20)
+		usleep(10000);
+	ASSERT_LT(last, passes());
+	/* 16 MiB taken on the slow node, the next pass 8 s away */
+	p = region_on(self->start, REGION, false);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, hot_loop_start(&h, p, -1, REGION));
+	took = settle(&self->topo, p, REGION, self->start, self->target, 0, &pl);
+	hot_loop_stop(&h);
+	TH_LOG("%.1f s to 90%% after the pass at the longest wait; hot %ld/%ld on node %d",
+	       took, pl.hot_on, pl.hot, self->target);
+	EXPECT_LE(0, took);
+	/* a pass at the next interval, its confirming pass, the migration */
+	EXPECT_LT(took, 4);
+	EXPECT_LT(pl.cold_moved * 20, pl.cold);		/* < 5% */
+	munmap(p, REGION);
+}
+
 #define LATE_MAPPERS	3
 
 /*
