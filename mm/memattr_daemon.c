@@ -32,9 +32,10 @@
  * moved, nothing on a slower node accessed but not yet hot) the wait
  * before the next pass doubles, up to 16 intervals: a steady state costs a
  * sixteenth of the walks (one every 8 s at the default 500 ms), and a
- * change is noticed at most 16 intervals late; one that takes or frees 4
+ * change is noticed at most 16 intervals late; one that maps or unmaps 4
  * MiB of a tracked node (a workload starting) at the next interval, as a
- * backed-off thread still reads the nodes' free page counts every interval.
+ * backed-off thread still reads the nodes' mapped page counts every
+ * interval.
  * A pass that saw folios on a slower node accessed but not yet hot is
  * followed by a confirming one a quarter interval after it rather than a
  * whole one, never two in a row: a folio still accessed then is hot
@@ -132,6 +133,8 @@
 #define MEMATTR_BACKOFF_MAX	4
 /* A confirming pass starts 1 / (1 << this) interval after the one before. */
 #define MEMATTR_CONFIRM_SHIFT	2
+/* Mapped memory a node gains or loses that ends a back-off (4 MiB). */
+#define MEMATTR_WAKE_PAGES	(SZ_4M >> PAGE_SHIFT)
 /* Folios queued before the queues are migrated and emptied. */
 #define MEMATTR_BATCH_PAGES	1024
 /* Pages whose histories are aged together, lazily (one byte of state). */
@@ -255,8 +258,8 @@ struct memattr_daemon {
 	nodemask_t view_slower[MAX_NUMNODES];
 	/* the next pass starts 1 << backoff intervals after this one ended */
 	unsigned int backoff;
-	/* free pages of each tracked node when the last pass ended */
-	unsigned long free_seen[MAX_NUMNODES];
+	/* mapped pages of each tracked node when the last pass began */
+	unsigned long mapped_seen[MAX_NUMNODES];
 	/*
 	 * The pass under way (between passes: the next one) confirms the
 	 * folios the one before saw heating up; it starts a quarter interval
@@ -357,14 +360,16 @@ static inline unsigned long memattr_pass_wait(unsigned long interval,
 }
 
 /*
- * While backed off, has a node's memory changed enough to look at once?
- * @seen and @now are its free pages when the last pass ended and now: a
- * task that maps or frees MEMATTR_BATCH_PAGES (4 MiB) has started or
- * ended something a pass should see; less is the noise of a quiet system.
+ * While backed off, has a node's mapped memory changed enough to look at
+ * once? @seen and @now are its mapped pages when the last pass began and
+ * now: tasks that fault in or unmap @threshold pages have started or ended
+ * something a pass should see. Mapped, not free: page cache, slab and
+ * kswapd move free memory on a quiet system too.
  */
-static inline bool memattr_free_moved(unsigned long seen, unsigned long now)
+static inline bool memattr_mapped_moved(unsigned long seen, unsigned long now,
+					unsigned long threshold)
 {
-	return (seen > now ? seen - now : now - seen) >= MEMATTR_BATCH_PAGES;
+	return (seen > now ? seen - now : now - seen) >= threshold;
 }
 
 /*
@@ -832,6 +837,13 @@ static void memattr_refresh_nodes(struct memattr_daemon *d)
 				    &d->view_slower[nid]);
 }
 
+/* Pages of @nid that tasks map: what a workload starting or ending moves. */
+static unsigned long memattr_node_mapped(int nid)
+{
+	return node_page_state(NODE_DATA(nid), NR_ANON_MAPPED) +
+	       node_page_state(NODE_DATA(nid), NR_FILE_MAPPED);
+}
+
 static void memattr_pass_begin(struct memattr_daemon *d)
 {
 	unsigned int keep = READ_ONCE(memattr_demote_watermark);
@@ -841,6 +853,7 @@ static void memattr_pass_begin(struct memattr_daemon *d)
 	memattr_refresh_nodes(d);
 	d->demoting = false;
 	for_each_node_mask(nid, d->tracked) {
+		d->mapped_seen[nid] = memattr_node_mapped(nid);
 		memattr_heat_age(d->heat[nid]);
 		d->room[nid] = memattr_node_room(nid, keep);
 		/* below the watermark, or promotion asked for room last pass */
@@ -1778,23 +1791,16 @@ static void memattr_daemon_step(struct memattr_daemon *d)
 		memattr_pass_end(d);
 }
 
-/* Note what the tracked nodes hold free, at the end of a pass. */
-static void memattr_note_free(struct memattr_daemon *d)
-{
-	int nid;
-
-	for_each_node_mask(nid, d->tracked)
-		d->free_seen[nid] = sum_zone_node_page_state(nid, NR_FREE_PAGES);
-}
-
-/* Has memory of a tracked node been taken or freed since the last pass? */
+/* Has memory of a tracked node been mapped or unmapped since the last pass? */
 static bool memattr_memory_moved(const struct memattr_daemon *d)
 {
+	/* each counter lags by up to 125 pages per CPU (its per-CPU deltas) */
+	unsigned long threshold = max(MEMATTR_WAKE_PAGES, 2 * 125 * num_online_cpus());
 	int nid;
 
 	for_each_node_mask(nid, d->tracked)
-		if (memattr_free_moved(d->free_seen[nid],
-				       sum_zone_node_page_state(nid, NR_FREE_PAGES)))
+		if (memattr_mapped_moved(d->mapped_seen[nid], memattr_node_mapped(nid),
+					 threshold))
 			return true;
 	return false;
 }
@@ -1818,8 +1824,6 @@ static int memattr_daemon_fn(void *data)
 		if (step) {
 			memattr_daemon_step(d);
 			stepped = jiffies;
-			if (d->pass_start)
-				memattr_note_free(d);
 		}
 		/* counted from the last step, so a new interval applies now */
 		interval = msecs_to_jiffies(READ_ONCE(memattr_scan_interval_ms));
@@ -1827,10 +1831,10 @@ static int memattr_daemon_fn(void *data)
 		since = jiffies - stepped;
 		left = wait > since ? wait - since : 0;
 		/*
-		 * Backed off, look at the nodes' free pages every interval: a
-		 * workload that starts (or ends) then is walked at once instead
-		 * of up to 15 intervals late. Reading a counter per node is all
-		 * such a wakeup costs.
+		 * Backed off, look at the nodes' mapped pages every interval: a
+		 * workload that starts (or ends) then is walked at the next
+		 * interval instead of up to 15 intervals late. Reading two
+		 * counters per node is all such a wakeup costs.
 		 */
 		if (d->pass_start && d->backoff)
 			left = min(left, interval);

@@ -201,16 +201,19 @@ static void memattr_daemon_test_confirm(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, memattr_pass_wait(100, i, false), 100UL << i);
 }
 
-static void memattr_daemon_test_free_moved(struct kunit *test)
+static void memattr_daemon_test_mapped_moved(struct kunit *test)
 {
-	/* 4 MiB taken or freed ends a back-off; less is a quiet system's noise */
-	KUNIT_EXPECT_FALSE(test, memattr_free_moved(100000, 100000));
-	KUNIT_EXPECT_FALSE(test, memattr_free_moved(100000, 100000 - MEMATTR_BATCH_PAGES + 1));
-	KUNIT_EXPECT_FALSE(test, memattr_free_moved(100000, 100000 + MEMATTR_BATCH_PAGES - 1));
-	KUNIT_EXPECT_TRUE(test, memattr_free_moved(100000, 100000 - MEMATTR_BATCH_PAGES));
-	KUNIT_EXPECT_TRUE(test, memattr_free_moved(100000, 100000 + MEMATTR_BATCH_PAGES));
-	KUNIT_EXPECT_TRUE(test, memattr_free_moved(ULONG_MAX, 0));
-	KUNIT_EXPECT_TRUE(test, memattr_free_moved(0, ULONG_MAX));
+	unsigned long t = MEMATTR_WAKE_PAGES;
+
+	/* the threshold mapped or unmapped ends a back-off; less is noise */
+	KUNIT_EXPECT_EQ(test, MEMATTR_WAKE_PAGES << PAGE_SHIFT, SZ_4M);
+	KUNIT_EXPECT_FALSE(test, memattr_mapped_moved(100000, 100000, t));
+	KUNIT_EXPECT_FALSE(test, memattr_mapped_moved(100000, 100000 - t + 1, t));
+	KUNIT_EXPECT_FALSE(test, memattr_mapped_moved(100000, 100000 + t - 1, t));
+	KUNIT_EXPECT_TRUE(test, memattr_mapped_moved(100000, 100000 - t, t));
+	KUNIT_EXPECT_TRUE(test, memattr_mapped_moved(100000, 100000 + t, t));
+	KUNIT_EXPECT_TRUE(test, memattr_mapped_moved(ULONG_MAX, 0, t));
+	KUNIT_EXPECT_TRUE(test, memattr_mapped_moved(0, ULONG_MAX, t));
 }
 
 static void memattr_daemon_test_age_by(struct kunit *test)
@@ -496,7 +499,7 @@ static struct kunit_case memattr_daemon_test_cases[] = {
 	KUNIT_CASE(memattr_daemon_test_rate),
 	KUNIT_CASE(memattr_daemon_test_backoff),
 	KUNIT_CASE(memattr_daemon_test_confirm),
-	KUNIT_CASE(memattr_daemon_test_free_moved),
+	KUNIT_CASE(memattr_daemon_test_mapped_moved),
 	KUNIT_CASE(memattr_daemon_test_policy_allows),
 	KUNIT_CASE(memattr_daemon_test_majority),
 	KUNIT_CASE(memattr_daemon_test_account_once),
