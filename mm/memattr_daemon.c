@@ -31,17 +31,21 @@
  * what was touched rather than what is mapped. After a quiet pass (nothing
  * moved, nothing on a slower node accessed but not yet hot) the wait
  * before the next pass doubles, up to 16 intervals: a steady state costs a
- * sixteenth of the walks (one every 8 s at the default 500 ms), and a
- * change is noticed at most 16 intervals late; one that maps or unmaps 4
- * MiB of a tracked node (a workload starting) at the next interval, as a
- * backed-off thread still reads the nodes' mapped page counts every
- * interval.
- * A pass that saw folios on a slower node accessed but not yet hot is
- * followed by a confirming one a quarter interval after it rather than a
- * whole one, never two in a row: a folio still accessed then is hot
- * without waiting a whole interval, one written once and left is not.
- * While folios keep heating up the walk rate is at most twice scan_budget
- * per scan_interval_ms.
+ * sixteenth of the walks (one every 8 s at the default 500 ms). A
+ * backed-off thread still wakes every interval: it reads the nodes' mapped
+ * page counts (4 MiB of a tracked node mapped or unmapped, a workload
+ * starting, ends the back-off) and probes the accessed bits of up to
+ * scan_budget / 16 page-table entries, reading and clearing none: one on
+ * a slower node whose folio was not hot ends it too, so a hot set that
+ * appears in memory already mapped is found at the next interval if the
+ * probe comes to it, and at most 16 intervals late.
+ * A pass that saw folios on a slower node accessed but not yet hot, or
+ * left hot ones waiting for room, is followed by a confirming one a
+ * quarter interval after it rather than a whole one, never two in a row: a
+ * folio still accessed then is hot without waiting a whole interval, one
+ * written once and left is not, and cold folios to make room are found a
+ * pass sooner. Meanwhile the walk rate is at most twice scan_budget per
+ * scan_interval_ms.
  *
  * Example: 262,144 PTEs of a 1 GiB region, default budget 262,144 per
  * 500 ms: a pass every 500 ms (plus the few PTEs of other tasks), and a
@@ -258,6 +262,9 @@ struct memattr_daemon {
 	nodemask_t view_slower[MAX_NUMNODES];
 	/* the next pass starts 1 << backoff intervals after this one ended */
 	unsigned int backoff;
+	/* where the probe of a backed-off thread goes on: tgid and address */
+	int probe_pid;
+	unsigned long probe_addr;
 	/* mapped pages of each tracked node when the last pass began */
 	unsigned long mapped_seen[MAX_NUMNODES];
 	/*
@@ -337,13 +344,15 @@ static inline unsigned int memattr_next_backoff(unsigned int backoff,
  * not yet hot) with one that comes early: a hot folio is then found a
  * quarter interval after it was first seen instead of a whole one, and a
  * folio touched once (written, then left) is not accessed again in so
- * short a time. Never two in a row: a workload that keeps heating new
- * folios gets one early pass per interval, not four. Heating keeps the
+ * short a time. The same for a pass that left hot folios waiting for room:
+ * the cold folios that must make it are found a pass sooner. Never two in
+ * a row: a workload that keeps heating new folios gets one early pass per
+ * interval, not four. @unsettled (heating plus waiting folios) keeps the
  * back-off at 0, so a confirming pass never cuts a quiet spell short.
  */
-static inline bool memattr_next_confirms(bool confirming, unsigned long heating)
+static inline bool memattr_next_confirms(bool confirming, unsigned long unsettled)
 {
-	return heating && !confirming;
+	return unsettled && !confirming;
 }
 
 /*
@@ -370,6 +379,28 @@ static inline bool memattr_mapped_moved(unsigned long seen, unsigned long now,
 					unsigned long threshold)
 {
 	return (seen > now ? seen - now : now - seen) >= threshold;
+}
+
+/*
+ * While backed off, is an access to a folio on a slower node, whose
+ * history is @history, news to the next pass? Yes unless the last pass
+ * already found it hot: a hot set that cannot move (its policy binds it to
+ * a slower node) is accessed in every pass of a quiet spell, and must not
+ * end it. A folio that was not hot either heats up or becomes hot with
+ * this access, and the next pass has something to do about it.
+ */
+static inline bool memattr_probe_news(unsigned int history, unsigned int threshold)
+{
+	return !memattr_heat_hot(history, threshold);
+}
+
+/*
+ * Entries one probe looks at while backed off: as many per interval as a
+ * pass at the longest wait walks, at most.
+ */
+static inline long memattr_probe_budget(unsigned int scan_budget)
+{
+	return max(scan_budget >> MEMATTR_BACKOFF_MAX, 1U);
 }
 
 /*
@@ -895,11 +926,12 @@ static unsigned long memattr_wait(const struct memattr_daemon *d)
 
 static void memattr_pass_end(struct memattr_daemon *d)
 {
-	unsigned long pending = d->pass_heating;
+	unsigned long pending, wanted = 0;
 	int nid;
 
 	for_each_node_mask(nid, d->tracked)
-		pending += d->wanted[nid];
+		wanted += d->wanted[nid];
+	pending = d->pass_heating + wanted;
 	/*
 	 * A new folio reaches its LRU list only when its CPU's batch fills or
 	 * drains; the last few folios a task faulted can sit there for good
@@ -919,7 +951,8 @@ static void memattr_pass_end(struct memattr_daemon *d)
 		d->backoff = memattr_next_backoff(d->backoff,
 						  d->pass_moved[0] + d->pass_moved[1],
 						  pending);
-	d->confirming = memattr_next_confirms(d->confirming, d->pass_heating);
+	/* hot folios waiting for room wait for cold ones: age those sooner */
+	d->confirming = memattr_next_confirms(d->confirming, d->pass_heating + wanted);
 	d->pass_start = true;
 	trace_memattr_scan_pass(d->pass_scanned, d->pass_moved[1], d->pass_moved[0],
 				d->pass_failed,
@@ -1763,6 +1796,162 @@ static bool memattr_walk_pfns(struct memattr_daemon *d)
 	return true;
 }
 
+/* ---- while backed off: a look at accessed bits, changing none ---- */
+
+/* One process's probe: where it stopped, and whether it found news. */
+struct memattr_probe {
+	struct memattr_daemon *d;
+	/* nodes slower as the CPUs using this process's memory see them */
+	const nodemask_t *slower;
+	/* address to resume at, else 0 */
+	unsigned long stopped_at;
+	long batch_left;
+	bool found;
+};
+
+/*
+ * @folio, mapped young, is news to the next pass: on a tracked node slower
+ * for its users, and not found hot by the last pass. Its history is caught
+ * up, which the next pass would do first anyway; nothing else is written.
+ */
+static bool memattr_probe_folio(struct memattr_probe *p, struct folio *folio)
+{
+	struct memattr_heat *heat;
+	unsigned long pfn;
+
+	if (!folio || folio_test_reserved(folio) ||
+	    !node_isset(folio_nid(folio), *p->slower))
+		return false;
+	heat = p->d->heat[folio_nid(folio)];
+	pfn = folio_pfn(folio);
+	if (!memattr_heat_covers(heat, pfn))
+		return false;
+	memattr_heat_catch_up(heat, pfn);
+	return memattr_probe_news(memattr_heat_of(heat, folio),
+				  READ_ONCE(memattr_hot_threshold));
+}
+
+/* Stop the probe: news found, out of budget, or mmap_lock wanted. */
+static bool memattr_probe_should_stop(struct memattr_probe *p, struct mm_struct *mm)
+{
+	if (p->found || p->d->budget <= 0)
+		return true;
+	if (p->batch_left > 0)
+		return false;
+	p->batch_left = MEMATTR_LOCK_BATCH;
+	return mmap_lock_is_contended(mm) || need_resched();
+}
+
+static int memattr_probe_pmd_entry(pmd_t *pmd, unsigned long addr,
+				   unsigned long end, struct mm_walk *walk)
+{
+	struct memattr_probe *p = walk->private;
+	struct vm_area_struct *vma = walk->vma;
+	long entries = (end - addr) >> PAGE_SHIFT;
+	struct folio *folio;
+	pte_t *start, *pte;
+	spinlock_t *ptl;	/* the page table's, or the PMD's */
+
+	if (memattr_probe_should_stop(p, walk->mm)) {
+		p->stopped_at = addr;
+		return 1;
+	}
+	walk->action = ACTION_CONTINUE;
+	ptl = pmd_trans_huge_lock(pmd, vma);
+	if (ptl) {
+		if (pmd_present(*pmd) && pmd_young(*pmd)) {
+			folio = vm_normal_folio_pmd(vma, addr, *pmd);
+			p->found = memattr_probe_folio(p, folio);
+		}
+		spin_unlock(ptl);
+		entries = 1;
+		goto counted;
+	}
+	start = pte_offset_map_lock(walk->mm, pmd, addr, &ptl);
+	if (!start) {
+		walk->action = ACTION_AGAIN;
+		return 0;
+	}
+	for (pte = start; addr < end && !p->found; pte++, addr += PAGE_SIZE) {
+		pte_t entry = ptep_get(pte);
+
+		if (!pte_present(entry) || !pte_young(entry))
+			continue;
+		folio = vm_normal_folio(vma, addr, entry);
+		p->found = memattr_probe_folio(p, folio);
+	}
+	pte_unmap_unlock(start, ptl);
+counted:
+	p->d->budget -= entries;
+	p->batch_left -= entries;
+	count_vm_events(MEMATTR_PROBED, entries);
+	return 0;
+}
+
+/* The VMAs a pass walks (memattr_test_walk); nothing is written. */
+static const struct mm_walk_ops memattr_probe_ops = {
+	.pmd_entry = memattr_probe_pmd_entry,
+	.test_walk = memattr_test_walk,
+	.walk_lock = PGWALK_RDLOCK,
+};
+
+/* Probe @task's mm from @start; the address to resume at, else 0. */
+static unsigned long memattr_probe_process(struct memattr_daemon *d,
+					   struct task_struct *task,
+					   unsigned long start, bool *found)
+{
+	struct memattr_probe p = { .d = d, .batch_left = MEMATTR_LOCK_BATCH };
+	struct mm_struct *mm = get_task_mm(task);
+	int viewer;
+
+	if (!mm)
+		return 0;
+	viewer = memattr_task_viewer(d, task);
+	p.slower = viewer == NUMA_NO_NODE ? &d->slower : &d->view_slower[viewer];
+	if (mmap_read_trylock(mm)) {
+		walk_page_range(mm, start, mm->task_size, &memattr_probe_ops, &p);
+		mmap_read_unlock(mm);
+	}
+	mmput(mm);
+	*found = p.found;
+	return p.found ? 0 : p.stopped_at;
+}
+
+/*
+ * A backed-off thread's look, each interval, at the accessed bits of up to
+ * memattr_probe_budget() entries of the processes, in turn from where the
+ * last look stopped: has a page on a slower node been touched that was not
+ * hot (memattr_probe_news())? A hot set that appears in memory already
+ * mapped (a workload's next phase) then ends the back-off at once instead
+ * of up to 15 intervals later. It only reads entries: no bit is cleared,
+ * so neither reclaim's view nor the TLBs are touched; page cache no
+ * process maps waits for the next pass.
+ */
+static bool memattr_probe(struct memattr_daemon *d)
+{
+	struct task_struct *task;
+	bool found = false;
+
+	if (!d->pass_start || !d->backoff || nodes_weight(d->tracked) < 2)
+		return false;
+	d->budget = memattr_probe_budget(READ_ONCE(memattr_scan_budget));
+	while (!found && d->budget > 0 && !kthread_should_stop()) {
+		task = memattr_next_process(&d->probe_pid);
+		if (!task) {	/* past the last process: start over next time */
+			d->probe_pid = 1;
+			d->probe_addr = 0;
+			break;
+		}
+		d->probe_addr = memattr_probe_process(d, task, d->probe_addr, &found);
+		put_task_struct(task);
+		if (d->probe_addr)
+			break;		/* out of budget, or lock wanted */
+		d->probe_pid++;
+		cond_resched();
+	}
+	return found;
+}
+
 /* ---- the thread ---- */
 
 /* One wakeup: continue the pass within this interval's budget. */
@@ -1842,7 +2031,8 @@ static int memattr_daemon_fn(void *data)
 						 memattr_daemon_woken(), left))
 			step = false;
 		else
-			step = jiffies - stepped >= wait || memattr_memory_moved(d);
+			step = jiffies - stepped >= wait || memattr_memory_moved(d) ||
+			       memattr_probe(d);
 	}
 	return 0;
 }

@@ -216,6 +216,25 @@ static void memattr_daemon_test_mapped_moved(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, memattr_mapped_moved(0, ULONG_MAX, t));
 }
 
+static void memattr_daemon_test_probe(struct kunit *test)
+{
+	/* an access the last pass did not explain: a new or cooling folio */
+	KUNIT_EXPECT_TRUE(test, memattr_probe_news(0x0, 2));
+	KUNIT_EXPECT_TRUE(test, memattr_probe_news(0x1, 2));
+	KUNIT_EXPECT_TRUE(test, memattr_probe_news(0x8, 2));
+	/* at threshold 1 a folio with no access yet is news too: it is promoted */
+	KUNIT_EXPECT_TRUE(test, memattr_probe_news(0x0, 1));
+	/* hot already (a bound hot set): what the last pass decided stands */
+	KUNIT_EXPECT_FALSE(test, memattr_probe_news(0x3, 2));
+	KUNIT_EXPECT_FALSE(test, memattr_probe_news(0xf, 4));
+	KUNIT_EXPECT_FALSE(test, memattr_probe_news(0x1, 1));
+	KUNIT_EXPECT_TRUE(test, memattr_probe_news(0x7, 4));
+	/* the rate of a pass at the longest wait, and never nothing */
+	KUNIT_EXPECT_EQ(test, memattr_probe_budget(262144),
+			262144L >> MEMATTR_BACKOFF_MAX);
+	KUNIT_EXPECT_EQ(test, memattr_probe_budget(1), 1L);
+}
+
 static void memattr_daemon_test_age_by(struct kunit *test)
 {
 	u64 word = 0x123456789abcdef0ULL;
@@ -500,6 +519,7 @@ static struct kunit_case memattr_daemon_test_cases[] = {
 	KUNIT_CASE(memattr_daemon_test_backoff),
 	KUNIT_CASE(memattr_daemon_test_confirm),
 	KUNIT_CASE(memattr_daemon_test_mapped_moved),
+	KUNIT_CASE(memattr_daemon_test_probe),
 	KUNIT_CASE(memattr_daemon_test_policy_allows),
 	KUNIT_CASE(memattr_daemon_test_majority),
 	KUNIT_CASE(memattr_daemon_test_account_once),
