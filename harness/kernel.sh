@@ -46,6 +46,16 @@ if ! make -C "$ksrc" O="$kobj" ARCH=x86_64 CC="$cc" -j"$(nproc)" \
 	grep -E 'error|Error' "$log" | head -n 30 >&2
 	die "kernel build failed; full log: $log"
 fi
+# ccache (depend mode) hashes what the compiler's dependency file lists;
+# piggy.S takes the compressed kernel in with .incbin, which none lists, so
+# a cached piggy.o of an earlier kernel whose compressed size was the same
+# would be put in the bzImage (seen: a KUnit case missing from a boot).
+# Assemble it again without the cache: a few seconds.
+rm -f "$kobj/arch/x86/boot/compressed/piggy.o"
+if ! CCACHE_DISABLE=1 make -C "$ksrc" O="$kobj" ARCH=x86_64 CC="$cc" -j"$(nproc)" \
+	KBUILD_BUILD_TIMESTAMP=memattr bzImage >>"$log" 2>&1; then
+	die "kernel build failed (bzImage without ccache); full log: $log"
+fi
 grep -E ' warning: ' "$log" | sort -u >&2 || true
 cp "$kobj/arch/x86/boot/bzImage" "$image.tmp"
 mv "$image.tmp" "$image"
