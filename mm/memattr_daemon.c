@@ -133,6 +133,13 @@
 /* History bits per page, and the history of a folio hot in every pass. */
 #define MEMATTR_HEAT_BITS	4
 #define MEMATTR_HEAT_FULL	0xf
+/*
+ * What one look records: an access this pass (a young entry), or one this
+ * pass and one before (a page-cache folio reclaim counts as used, which
+ * took a second read to become so).
+ */
+#define MEMATTR_SEEN_NOW	0x1
+#define MEMATTR_SEEN_REUSED	0x3
 /* A quiet pass doubles the wait before the next, up to 1 << this intervals. */
 #define MEMATTR_BACKOFF_MAX	4
 /* A confirming pass starts 1 / (1 << this) interval after the one before. */
@@ -1226,21 +1233,27 @@ enum memattr_verdict {
 };
 
 /*
- * Whether reclaim counts a page-cache folio as used lately: it is active
- * (read again after its first read; with MGLRU, it has references). A
- * read(2) leaves its mark there (folio_mark_accessed()), in no page table,
- * whether or not some process also maps the folio. Read and left as it
- * is, so that neither reclaim nor page_idle users lose what the folio's
- * flags keep for them; the price is that a folio stays hot until reclaim
- * deactivates it.
+ * What the LRU state of a page-cache folio says: reclaim counts it as used
+ * lately if it is active (read again after its first read; with MGLRU, it
+ * has references). A read(2) leaves its mark there (folio_mark_accessed()),
+ * in no page table, whether or not some process also maps the folio. Being
+ * so took two reads, and the mark stays until reclaim takes it: a second
+ * pass that finds it adds a pass of delay and no evidence, so the first
+ * counts as two (MEMATTR_SEEN_REUSED). Read and left as it is, so that
+ * neither reclaim nor page_idle users lose what the folio's flags keep for
+ * them; the price is that a folio stays hot until reclaim deactivates it.
  */
-static bool memattr_cache_folio_used(struct folio *folio)
+static unsigned int memattr_cache_folio_seen(struct folio *folio)
 {
+	bool used;
+
 #ifdef CONFIG_LRU_GEN
 	if (lru_gen_enabled())
-		return folio_lru_refs(folio) > 0;
+		used = folio_lru_refs(folio) > 0;
+	else
 #endif
-	return folio_test_active(folio);
+		used = folio_test_active(folio);
+	return used ? MEMATTR_SEEN_REUSED : 0;
 }
 
 /*
@@ -1261,8 +1274,9 @@ static bool memattr_mapped_cache_folio_read(struct folio *folio)
 }
 
 /*
- * Record whether @folio was accessed this pass; whether it is hot (on a
- * slower node) or cold (on a node short of room). A folio is counted once
+ * Record what a look at @folio saw (@seen: 0, MEMATTR_SEEN_NOW or
+ * MEMATTR_SEEN_REUSED); whether it is hot (on a slower node) or cold (on a
+ * node short of room). A folio is counted once
  * a pass, however many PTEs or processes map it: a large folio mapped by
  * 512 PTEs is one folio wanting room, not 512. Heating up means on a node
  * slower as the CPUs of @viewer see it (NUMA_NO_NODE: by the records'
@@ -1270,7 +1284,7 @@ static bool memattr_mapped_cache_folio_read(struct folio *folio)
  * the other's CPUs.
  */
 static enum memattr_verdict memattr_account(struct memattr_daemon *d,
-					    struct folio *folio, bool accessed,
+					    struct folio *folio, unsigned int seen,
 					    int viewer)
 {
 	const nodemask_t *slower = viewer == NUMA_NO_NODE ? &d->slower :
@@ -1284,10 +1298,10 @@ static enum memattr_verdict memattr_account(struct memattr_daemon *d,
 		return MEMATTR_STAY;
 	memattr_heat_catch_up(heat, pfn);
 	history = memattr_heat_of(heat, folio);
-	if (accessed) {
-		if (history & 1)
+	if (seen) {
+		if (history & MEMATTR_SEEN_NOW)
 			return MEMATTR_STAY;	/* already counted this pass */
-		history |= 1;
+		history |= seen;
 		memattr_heat_set(heat, pfn, history);
 		if (memattr_heat_hot(history, READ_ONCE(memattr_hot_threshold)))
 			return MEMATTR_PROMOTE;
@@ -1435,7 +1449,7 @@ static void memattr_walk_folio(struct memattr_walk *w, struct vm_area_struct *vm
 
 	if (!young && !folio_test_anon(folio) && (vma->vm_flags & VM_SHARED))
 		young = memattr_mapped_cache_folio_read(folio);
-	verdict = memattr_account(w->d, folio, young, w->viewer);
+	verdict = memattr_account(w->d, folio, young ? MEMATTR_SEEN_NOW : 0, w->viewer);
 
 	if (verdict == MEMATTR_STAY)
 		return;
@@ -1736,7 +1750,7 @@ static void memattr_walk_pfn(struct memattr_daemon *d, unsigned long pfn,
 	*next = folio_pfn(folio) + folio_nr_pages(folio);
 	if (!folio_test_lru(folio) || folio_test_anon(folio) || folio_mapped(folio))
 		goto put;
-	verdict = memattr_account(d, folio, memattr_cache_folio_used(folio), NUMA_NO_NODE);
+	verdict = memattr_account(d, folio, memattr_cache_folio_seen(folio), NUMA_NO_NODE);
 	if (verdict != MEMATTR_STAY) {
 		memattr_cache_allowed(folio, &user.allowed);
 		memattr_decide(d, folio, verdict, &user);

@@ -403,15 +403,50 @@ static void memattr_daemon_test_account_once(struct kunit *test)
 	d = daemon_with_folio(test, 2, 0x2, &folio);
 	KUNIT_ASSERT_NOT_NULL(test, d);
 	for (i = 0; i < 512; i++)
-		promote += memattr_account(d, folio, true, NUMA_NO_NODE) == MEMATTR_PROMOTE;
+		promote += memattr_account(d, folio, MEMATTR_SEEN_NOW,
+					   NUMA_NO_NODE) == MEMATTR_PROMOTE;
 	KUNIT_EXPECT_EQ(test, promote, 1);
 	KUNIT_EXPECT_EQ(test, memattr_heat_get(d->heat[folio_nid(folio)], folio_pfn(folio)), 0x3);
 	/* the next pass counts it again, once */
 	memattr_heat_age(d->heat[folio_nid(folio)]);
 	for (i = 0, promote = 0; i < 512; i++)
-		promote += memattr_account(d, folio, true, NUMA_NO_NODE) == MEMATTR_PROMOTE;
+		promote += memattr_account(d, folio, MEMATTR_SEEN_NOW,
+					   NUMA_NO_NODE) == MEMATTR_PROMOTE;
 	KUNIT_EXPECT_EQ(test, promote, 1);
 	KUNIT_EXPECT_EQ(test, memattr_heat_get(d->heat[folio_nid(folio)], folio_pfn(folio)), 0x7);
+	folio_put(folio);
+	kvfree(d);
+}
+
+/*
+ * A page-cache folio the LRU counts as used took two reads to become so:
+ * hot at its first look at the default threshold, where one young entry
+ * only starts heating up; counted once a pass all the same.
+ */
+static void memattr_daemon_test_reused(struct kunit *test)
+{
+	struct memattr_daemon *d;
+	struct folio *folio;
+	unsigned long pfn;
+	int nid;
+
+	d = daemon_with_folio(test, 0, 0, &folio);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	nid = folio_nid(folio);
+	pfn = folio_pfn(folio);
+	KUNIT_EXPECT_EQ(test, memattr_account(d, folio, MEMATTR_SEEN_NOW, NUMA_NO_NODE),
+			MEMATTR_STAY);
+	KUNIT_EXPECT_EQ(test, memattr_heat_get(d->heat[nid], pfn), 0x1);
+	memattr_heat_set(d->heat[nid], pfn, 0);
+	KUNIT_EXPECT_EQ(test, memattr_account(d, folio, MEMATTR_SEEN_REUSED, NUMA_NO_NODE),
+			MEMATTR_PROMOTE);
+	KUNIT_EXPECT_EQ(test, memattr_heat_get(d->heat[nid], pfn), 0x3);
+	KUNIT_EXPECT_EQ(test, memattr_account(d, folio, MEMATTR_SEEN_REUSED, NUMA_NO_NODE),
+			MEMATTR_STAY);
+	/* no access: nothing recorded */
+	memattr_heat_age(d->heat[nid]);
+	KUNIT_EXPECT_EQ(test, memattr_account(d, folio, 0, NUMA_NO_NODE), MEMATTR_STAY);
+	KUNIT_EXPECT_EQ(test, memattr_heat_get(d->heat[nid], pfn), 0x6);
 	folio_put(folio);
 	kvfree(d);
 }
@@ -457,7 +492,7 @@ static void memattr_daemon_test_freed_folio_forgotten(struct kunit *test)
 	pfn = folio_pfn(folio);
 	folio->index = 1;
 	/* accessed in one pass: one more makes it hot at the default threshold */
-	KUNIT_EXPECT_EQ(test, memattr_account(d, folio, true, NUMA_NO_NODE), MEMATTR_STAY);
+	KUNIT_EXPECT_EQ(test, memattr_account(d, folio, MEMATTR_SEEN_NOW, NUMA_NO_NODE), MEMATTR_STAY);
 	memattr_heat_age(heat);
 	folio->index = 0;
 	folio_put(folio);
@@ -470,11 +505,11 @@ static void memattr_daemon_test_freed_folio_forgotten(struct kunit *test)
 		kunit_skip(test, "the allocator gave another page frame");
 	}
 	next->index = 2;
-	KUNIT_EXPECT_EQ(test, memattr_account(d, next, true, NUMA_NO_NODE), MEMATTR_STAY);
+	KUNIT_EXPECT_EQ(test, memattr_account(d, next, MEMATTR_SEEN_NOW, NUMA_NO_NODE), MEMATTR_STAY);
 	KUNIT_EXPECT_EQ(test, memattr_heat_get(heat, pfn), 0x1);
 	/* the same folio seen again keeps what it earned: hot now */
 	memattr_heat_age(heat);
-	KUNIT_EXPECT_EQ(test, memattr_account(d, next, true, NUMA_NO_NODE), MEMATTR_PROMOTE);
+	KUNIT_EXPECT_EQ(test, memattr_account(d, next, MEMATTR_SEEN_NOW, NUMA_NO_NODE), MEMATTR_PROMOTE);
 	next->index = 0;
 	folio_put(next);
 	kvfree(d);
@@ -497,11 +532,11 @@ static void memattr_daemon_test_heating_as_seen(struct kunit *test)
 	if (nid == viewer)
 		viewer = 0;
 	node_set(nid, d->view_slower[viewer]);
-	KUNIT_EXPECT_EQ(test, memattr_account(d, folio, true, NUMA_NO_NODE), MEMATTR_STAY);
+	KUNIT_EXPECT_EQ(test, memattr_account(d, folio, MEMATTR_SEEN_NOW, NUMA_NO_NODE), MEMATTR_STAY);
 	KUNIT_EXPECT_EQ(test, d->pass_heating, 0);
 	/* the same access again, by a task of the other socket */
 	memattr_heat_set(d->heat[nid], folio_pfn(folio), 0);
-	KUNIT_EXPECT_EQ(test, memattr_account(d, folio, true, viewer), MEMATTR_STAY);
+	KUNIT_EXPECT_EQ(test, memattr_account(d, folio, MEMATTR_SEEN_NOW, viewer), MEMATTR_STAY);
 	KUNIT_EXPECT_EQ(test, d->pass_heating, 1);
 	folio_put(folio);
 	kvfree(d);
@@ -523,6 +558,7 @@ static struct kunit_case memattr_daemon_test_cases[] = {
 	KUNIT_CASE(memattr_daemon_test_policy_allows),
 	KUNIT_CASE(memattr_daemon_test_majority),
 	KUNIT_CASE(memattr_daemon_test_account_once),
+	KUNIT_CASE(memattr_daemon_test_reused),
 	KUNIT_CASE(memattr_daemon_test_failed_target_forgotten),
 	KUNIT_CASE(memattr_daemon_test_freed_folio_forgotten),
 	KUNIT_CASE(memattr_daemon_test_heating_as_seen),
