@@ -1909,26 +1909,37 @@ static const struct mm_walk_ops memattr_probe_ops = {
 	.walk_lock = PGWALK_RDLOCK,
 };
 
-/* Probe @task's mm from @start; the address to resume at, else 0. */
+/*
+ * Probe @task's mm from @start, letting mmap_lock waiters and the CPU's
+ * other work in every MEMATTR_LOCK_BATCH entries and going on after them,
+ * as the walk does; the address to resume at, else 0.
+ */
 static unsigned long memattr_probe_process(struct memattr_daemon *d,
 					   struct task_struct *task,
 					   unsigned long start, bool *found)
 {
-	struct memattr_probe p = { .d = d, .batch_left = MEMATTR_LOCK_BATCH };
+	struct memattr_probe p = { .d = d };
 	struct mm_struct *mm = get_task_mm(task);
 	int viewer;
 
+	*found = false;
 	if (!mm)
 		return 0;
 	viewer = memattr_task_viewer(d, task);
 	p.slower = viewer == NUMA_NO_NODE ? &d->slower : &d->view_slower[viewer];
-	if (mmap_read_trylock(mm)) {
+	do {
+		if (!mmap_read_trylock(mm))
+			break;	/* busy: the next probe tries again here */
+		p.stopped_at = 0;
+		p.batch_left = MEMATTR_LOCK_BATCH;
 		walk_page_range(mm, start, mm->task_size, &memattr_probe_ops, &p);
 		mmap_read_unlock(mm);
-	}
+		cond_resched();
+		start = p.stopped_at;
+	} while (start && !p.found && d->budget > 0 && !kthread_should_stop());
 	mmput(mm);
 	*found = p.found;
-	return p.found ? 0 : p.stopped_at;
+	return p.found ? 0 : start;
 }
 
 /*
@@ -1943,23 +1954,26 @@ static unsigned long memattr_probe_process(struct memattr_daemon *d,
  */
 static bool memattr_probe(struct memattr_daemon *d)
 {
+	bool found = false, wrapped = false;
 	struct task_struct *task;
-	bool found = false;
 
 	if (!d->pass_start || !d->backoff || nodes_weight(d->tracked) < 2)
 		return false;
 	d->budget = memattr_probe_budget(READ_ONCE(memattr_scan_budget));
 	while (!found && d->budget > 0 && !kthread_should_stop()) {
 		task = memattr_next_process(&d->probe_pid);
-		if (!task) {	/* past the last process: start over next time */
+		if (!task) {	/* past the last process: from the first, once */
 			d->probe_pid = 1;
 			d->probe_addr = 0;
-			break;
+			if (wrapped)
+				break;
+			wrapped = true;
+			continue;
 		}
 		d->probe_addr = memattr_probe_process(d, task, d->probe_addr, &found);
 		put_task_struct(task);
 		if (d->probe_addr)
-			break;		/* out of budget, or lock wanted */
+			break;		/* out of budget, or its mm busy */
 		d->probe_pid++;
 		cond_resched();
 	}

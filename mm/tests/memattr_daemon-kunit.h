@@ -492,7 +492,8 @@ static void memattr_daemon_test_freed_folio_forgotten(struct kunit *test)
 	pfn = folio_pfn(folio);
 	folio->index = 1;
 	/* accessed in one pass: one more makes it hot at the default threshold */
-	KUNIT_EXPECT_EQ(test, memattr_account(d, folio, MEMATTR_SEEN_NOW, NUMA_NO_NODE), MEMATTR_STAY);
+	KUNIT_EXPECT_EQ(test, memattr_account(d, folio, MEMATTR_SEEN_NOW, NUMA_NO_NODE),
+			MEMATTR_STAY);
 	memattr_heat_age(heat);
 	folio->index = 0;
 	folio_put(folio);
@@ -505,11 +506,13 @@ static void memattr_daemon_test_freed_folio_forgotten(struct kunit *test)
 		kunit_skip(test, "the allocator gave another page frame");
 	}
 	next->index = 2;
-	KUNIT_EXPECT_EQ(test, memattr_account(d, next, MEMATTR_SEEN_NOW, NUMA_NO_NODE), MEMATTR_STAY);
+	KUNIT_EXPECT_EQ(test, memattr_account(d, next, MEMATTR_SEEN_NOW, NUMA_NO_NODE),
+			MEMATTR_STAY);
 	KUNIT_EXPECT_EQ(test, memattr_heat_get(heat, pfn), 0x1);
 	/* the same folio seen again keeps what it earned: hot now */
 	memattr_heat_age(heat);
-	KUNIT_EXPECT_EQ(test, memattr_account(d, next, MEMATTR_SEEN_NOW, NUMA_NO_NODE), MEMATTR_PROMOTE);
+	KUNIT_EXPECT_EQ(test, memattr_account(d, next, MEMATTR_SEEN_NOW, NUMA_NO_NODE),
+			MEMATTR_PROMOTE);
 	next->index = 0;
 	folio_put(next);
 	kvfree(d);
@@ -532,7 +535,8 @@ static void memattr_daemon_test_heating_as_seen(struct kunit *test)
 	if (nid == viewer)
 		viewer = 0;
 	node_set(nid, d->view_slower[viewer]);
-	KUNIT_EXPECT_EQ(test, memattr_account(d, folio, MEMATTR_SEEN_NOW, NUMA_NO_NODE), MEMATTR_STAY);
+	KUNIT_EXPECT_EQ(test, memattr_account(d, folio, MEMATTR_SEEN_NOW, NUMA_NO_NODE),
+			MEMATTR_STAY);
 	KUNIT_EXPECT_EQ(test, d->pass_heating, 0);
 	/* the same access again, by a task of the other socket */
 	memattr_heat_set(d->heat[nid], folio_pfn(folio), 0);
