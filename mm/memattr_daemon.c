@@ -142,6 +142,12 @@
 #define MEMATTR_SEEN_REUSED	0x3
 /* A quiet pass doubles the wait before the next, up to 1 << this intervals. */
 #define MEMATTR_BACKOFF_MAX	4
+/*
+ * A quiet pass is followed by a wait of at least this many times the CPU
+ * time it took (up to 1 << MEMATTR_BACKOFF_MAX intervals): backed off, the
+ * passes take 1% of a CPU at most, however much memory each walks.
+ */
+#define MEMATTR_QUIET_SHARE	100
 /* A confirming pass starts 1 / (1 << this) interval after the one before. */
 #define MEMATTR_CONFIRM_SHIFT	2
 /* Mapped memory a node gains or loses that ends a back-off (4 MiB). */
@@ -294,6 +300,8 @@ struct memattr_daemon {
 	unsigned long pass_tlb_flushes;
 	/* the longest mmap_lock hold of the pass, ns */
 	u64 pass_max_hold_ns;
+	/* the time the pass's steps took, ns */
+	u64 pass_ns;
 };
 
 /* ---- pure decisions, tested by KUnit ---- */
@@ -365,14 +373,20 @@ static inline bool memattr_next_confirms(bool confirming, unsigned long unsettle
 /*
  * The wait before the next pass, @interval being scan_interval_ms in
  * jiffies: 1 << @backoff intervals, or a quarter of one before a
- * confirming pass.
+ * confirming pass. Backed off, at least @quiet_floor, MEMATTR_QUIET_SHARE
+ * times the CPU time of the pass that ended, within the longest back-off:
+ * a pass that walks a lot of memory slows down sooner, so that what a
+ * steady state costs does not grow with the memory walked.
  */
 static inline unsigned long memattr_pass_wait(unsigned long interval,
-					      unsigned int backoff, bool confirming)
+					      unsigned int backoff, bool confirming,
+					      unsigned long quiet_floor)
 {
 	if (confirming)
 		return DIV_ROUND_UP(interval, 1U << MEMATTR_CONFIRM_SHIFT);
-	return interval << backoff;
+	if (!backoff)
+		return interval;
+	return clamp(quiet_floor, interval << backoff, interval << MEMATTR_BACKOFF_MAX);
 }
 
 /*
@@ -916,6 +930,7 @@ static void memattr_pass_begin(struct memattr_daemon *d)
 	d->pass_unlisted = 0;
 	d->pass_tlb_flushes = 0;
 	d->pass_max_hold_ns = 0;
+	d->pass_ns = 0;
 }
 
 /*
@@ -928,7 +943,8 @@ static unsigned long memattr_wait(const struct memattr_daemon *d)
 
 	if (!d->pass_start)
 		return interval;
-	return memattr_pass_wait(interval, d->backoff, d->confirming);
+	return memattr_pass_wait(interval, d->backoff, d->confirming,
+				 nsecs_to_jiffies(d->pass_ns * MEMATTR_QUIET_SHARE));
 }
 
 static void memattr_pass_end(struct memattr_daemon *d)
@@ -1295,6 +1311,13 @@ static enum memattr_verdict memattr_account(struct memattr_daemon *d,
 	unsigned int history;
 
 	if (!memattr_heat_covers(heat, pfn))
+		return MEMATTR_STAY;
+	/*
+	 * Most of a quiet pass: nothing to record, no room to find. The
+	 * history is left to age lazily, and its owner to be checked when it
+	 * is next read.
+	 */
+	if (!seen && d->need[nid] <= 0)
 		return MEMATTR_STAY;
 	memattr_heat_catch_up(heat, pfn);
 	history = memattr_heat_of(heat, folio);
@@ -1985,6 +2008,7 @@ static bool memattr_probe(struct memattr_daemon *d)
 /* One wakeup: continue the pass within this interval's budget. */
 static void memattr_daemon_step(struct memattr_daemon *d)
 {
+	u64 start_ns = ktime_get_ns();
 	unsigned long now = jiffies;
 	long budget = READ_ONCE(memattr_scan_budget);
 	bool walked;
@@ -2004,6 +2028,7 @@ static void memattr_daemon_step(struct memattr_daemon *d)
 		d->pfn_phase = memattr_walk_processes(d);
 	walked = d->pfn_phase && memattr_walk_pfns(d);
 	d->pass_scanned += budget - d->budget;
+	d->pass_ns += ktime_get_ns() - start_ns;
 	if (walked)
 		memattr_pass_end(d);
 }

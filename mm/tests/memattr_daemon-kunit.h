@@ -193,12 +193,20 @@ static void memattr_daemon_test_confirm(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, memattr_next_confirms(false, 0));
 	KUNIT_EXPECT_FALSE(test, memattr_next_confirms(true, 0));
 	/* a quarter interval before a confirming pass, rounded up: never 0 */
-	KUNIT_EXPECT_EQ(test, memattr_pass_wait(100, 0, true), 25);
-	KUNIT_EXPECT_EQ(test, memattr_pass_wait(10, 0, true), 3);
-	KUNIT_EXPECT_EQ(test, memattr_pass_wait(1, 0, true), 1);
+	KUNIT_EXPECT_EQ(test, memattr_pass_wait(100, 0, true, 0), 25);
+	KUNIT_EXPECT_EQ(test, memattr_pass_wait(10, 0, true, 0), 3);
+	KUNIT_EXPECT_EQ(test, memattr_pass_wait(1, 0, true, 0), 1);
 	/* else 1 << backoff intervals */
 	for (i = 0; i <= MEMATTR_BACKOFF_MAX; i++)
-		KUNIT_EXPECT_EQ(test, memattr_pass_wait(100, i, false), 100UL << i);
+		KUNIT_EXPECT_EQ(test, memattr_pass_wait(100, i, false, 0), 100UL << i);
+	/* a costly quiet pass waits longer, never past the longest back-off */
+	KUNIT_EXPECT_EQ(test, memattr_pass_wait(100, 1, false, 350), 350);
+	KUNIT_EXPECT_EQ(test, memattr_pass_wait(100, 3, false, 350), 800);
+	KUNIT_EXPECT_EQ(test, memattr_pass_wait(100, 1, false, 5000),
+			100UL << MEMATTR_BACKOFF_MAX);
+	/* the cost of a pass never slows one that found work or confirms */
+	KUNIT_EXPECT_EQ(test, memattr_pass_wait(100, 0, false, 5000), 100);
+	KUNIT_EXPECT_EQ(test, memattr_pass_wait(100, 0, true, 5000), 25);
 }
 
 static void memattr_daemon_test_mapped_moved(struct kunit *test)
