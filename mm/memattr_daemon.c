@@ -30,15 +30,16 @@
  * folio is looked up while no node needs room, so a steady state costs
  * what was touched rather than what is mapped. After a quiet pass (nothing
  * moved, nothing on a slower node accessed but not yet hot) the wait
- * before the next pass doubles, up to 16 intervals: a steady state costs a
- * sixteenth of the walks (one every 8 s at the default 500 ms). A
- * backed-off thread still wakes every interval: it reads the nodes' mapped
- * page counts (4 MiB of a tracked node mapped or unmapped, a workload
- * starting, ends the back-off) and probes the accessed bits of up to
- * scan_budget / 16 page-table entries, reading and clearing none: one on
- * a slower node whose folio was not hot ends it too, so a hot set that
- * appears in memory already mapped is found at the next interval if the
- * probe comes to it, and at most 16 intervals late.
+ * before the next pass doubles, up to 16 intervals, and is at least 100
+ * times the CPU time of the pass: a steady state costs a sixteenth of the
+ * walks (one every 8 s at the default 500 ms), and 1% of a CPU at most. A
+ * backed-off thread still wakes four times an interval: it reads the
+ * nodes' mapped page counts (4 MiB of a tracked node mapped or unmapped, a
+ * workload starting, ends the back-off) and probes the accessed bits of up
+ * to scan_budget / 64 page-table entries, reading and clearing none: one
+ * on a slower node whose folio was not hot ends it too, so a hot set that
+ * appears in memory already mapped is found a quarter interval later if
+ * the probe comes to it, and at most 16 intervals late.
  * A pass that saw folios on a slower node accessed but not yet hot, or
  * left hot ones waiting for room, is followed by a confirming one a
  * quarter interval after it rather than a whole one, never two in a row: a
@@ -150,6 +151,8 @@
 #define MEMATTR_QUIET_SHARE	100
 /* A confirming pass starts 1 / (1 << this) interval after the one before. */
 #define MEMATTR_CONFIRM_SHIFT	2
+/* Backed off, the thread looks for news 1 << this times an interval. */
+#define MEMATTR_LOOK_SHIFT	2
 /* Mapped memory a node gains or loses that ends a back-off (4 MiB). */
 #define MEMATTR_WAKE_PAGES	(SZ_4M >> PAGE_SHIFT)
 /* Folios queued before the queues are migrated and emptied. */
@@ -417,11 +420,17 @@ static inline bool memattr_probe_news(unsigned int history, unsigned int thresho
 
 /*
  * Entries one probe looks at while backed off: as many per interval as a
- * pass at the longest wait walks, at most.
+ * pass at the longest wait walks, at most, shared by the interval's looks.
  */
 static inline long memattr_probe_budget(unsigned int scan_budget)
 {
-	return max(scan_budget >> MEMATTR_BACKOFF_MAX, 1U);
+	return max(scan_budget >> (MEMATTR_BACKOFF_MAX + MEMATTR_LOOK_SHIFT), 1U);
+}
+
+/* Backed off, the time between two looks for news (mapped pages, a probe). */
+static inline unsigned long memattr_look_wait(unsigned long interval)
+{
+	return DIV_ROUND_UP(interval, 1U << MEMATTR_LOOK_SHIFT);
 }
 
 /*
@@ -1966,7 +1975,7 @@ static unsigned long memattr_probe_process(struct memattr_daemon *d,
 }
 
 /*
- * A backed-off thread's look, each interval, at the accessed bits of up to
+ * A backed-off thread's look, four times an interval, at the accessed bits of up to
  * memattr_probe_budget() entries of the processes, in turn from where the
  * last look stopped: has a page on a slower node been touched that was not
  * hot (memattr_probe_news())? A hot set that appears in memory already
@@ -2073,13 +2082,14 @@ static int memattr_daemon_fn(void *data)
 		since = jiffies - stepped;
 		left = wait > since ? wait - since : 0;
 		/*
-		 * Backed off, look at the nodes' mapped pages every interval: a
-		 * workload that starts (or ends) then is walked at the next
-		 * interval instead of up to 15 intervals late. Reading two
-		 * counters per node is all such a wakeup costs.
+		 * Backed off, look at the nodes' mapped pages four times an
+		 * interval: a workload that starts (or ends) then is walked a
+		 * quarter interval later instead of up to 15 intervals late.
+		 * Reading two counters per node, and a probe of a quarter of
+		 * an interval's share, is all such a wakeup costs.
 		 */
 		if (d->pass_start && d->backoff)
-			left = min(left, interval);
+			left = min(left, memattr_look_wait(interval));
 		if (wait_event_freezable_timeout(memattr_daemon_wait,
 						 memattr_daemon_woken(), left))
 			step = false;

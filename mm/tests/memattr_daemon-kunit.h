@@ -237,10 +237,14 @@ static void memattr_daemon_test_probe(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, memattr_probe_news(0xf, 4));
 	KUNIT_EXPECT_FALSE(test, memattr_probe_news(0x1, 1));
 	KUNIT_EXPECT_TRUE(test, memattr_probe_news(0x7, 4));
-	/* the rate of a pass at the longest wait, and never nothing */
-	KUNIT_EXPECT_EQ(test, memattr_probe_budget(262144),
+	/* the rate of a pass at the longest wait over four looks, never nothing */
+	KUNIT_EXPECT_EQ(test, memattr_probe_budget(262144) << MEMATTR_LOOK_SHIFT,
 			262144L >> MEMATTR_BACKOFF_MAX);
+	KUNIT_EXPECT_EQ(test, memattr_probe_budget(262144), 4096L);
 	KUNIT_EXPECT_EQ(test, memattr_probe_budget(1), 1L);
+	/* four looks an interval, rounded up: never 0 */
+	KUNIT_EXPECT_EQ(test, memattr_look_wait(125), 32UL);
+	KUNIT_EXPECT_EQ(test, memattr_look_wait(1), 1UL);
 }
 
 static void memattr_daemon_test_age_by(struct kunit *test)

@@ -709,7 +709,7 @@ TEST_F_TIMEOUT(daemon, quiet_passes_back_off, 120)
 	quiet_passes = passes() - quiet_passes;
 	/*
 	 * A new hot set on the slow node is still found: the backed-off
-	 * thread's probe of accessed bits sees it within an interval or two
+	 * thread's probes of accessed bits see it within an interval or two
 	 * (0.5-0.8 s here; 7.2-7.4 s, the next pass 8 s away, before the
 	 * probe). It once took over 40 s: its translations stayed in the
 	 * TLB, so its accessed bits were never set again, until the daemon
@@ -748,10 +748,10 @@ TEST_F_TIMEOUT(daemon, quiet_passes_back_off, 120)
 }
 
 /*
- * A backed-off daemon still reads the tracked nodes' free page counts
- * every interval: a workload that starts after a quiet spell, right after
- * a pass at the longest wait (8 s at 500 ms), is walked at the next
- * interval, not 8 s later.
+ * A backed-off daemon still reads the tracked nodes' mapped page counts
+ * four times an interval: a workload that starts after a quiet spell,
+ * right after a pass at the longest wait (8 s at 500 ms), is walked a
+ * quarter interval later, not 8 s later.
  */
 TEST_F_TIMEOUT(daemon, new_memory_ends_back_off, 120)
 {
@@ -773,7 +773,7 @@ TEST_F_TIMEOUT(daemon, new_memory_ends_back_off, 120)
 	TH_LOG("%.1f s to 90%% after the pass at the longest wait; hot %ld/%ld on node %d",
 	       took, pl.hot_on, pl.hot, self->target);
 	EXPECT_LE(0, took);
-	/* a pass at the next interval, its confirming pass, the migration */
+	/* a pass a quarter interval later, its confirming pass, the migration */
 	EXPECT_LT(took, 4);
 	EXPECT_LT(pl.cold_moved * 20, pl.cold);		/* < 5% */
 	munmap(p, REGION);
@@ -781,8 +781,9 @@ TEST_F_TIMEOUT(daemon, new_memory_ends_back_off, 120)
 
 /*
  * The same for a hot set that appears in memory mapped long before, which
- * no page count shows: the backed-off thread probes accessed bits every
- * interval, and the region's pages are few enough for one probe to reach.
+ * no page count shows: the backed-off thread probes accessed bits four
+ * times an interval, and the region's pages are few enough for the probes
+ * of one interval to reach.
  */
 TEST_F_TIMEOUT(daemon, hot_set_in_mapped_memory_ends_back_off, 120)
 {
@@ -803,7 +804,7 @@ TEST_F_TIMEOUT(daemon, hot_set_in_mapped_memory_ends_back_off, 120)
 	TH_LOG("%.1f s to 90%% after the pass at the longest wait; hot %ld/%ld on node %d",
 	       took, pl.hot_on, pl.hot, self->target);
 	EXPECT_LE(0, took);
-	/* a probe at the next interval, a pass, its confirming pass, the move */
+	/* a probe a quarter interval later, a pass, its confirming one, the move */
 	EXPECT_LT(took, 4);
 	EXPECT_LT(pl.cold_moved * 20, pl.cold);		/* < 5% */
 	munmap(p, REGION);
