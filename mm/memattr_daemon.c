@@ -32,12 +32,13 @@
  * moved, nothing on a slower node accessed but not yet hot) the wait
  * before the next pass doubles, up to 16 intervals, and is at least 100
  * times the CPU time of the pass: a steady state costs a sixteenth of the
- * walks (one every 8 s at the default 500 ms), and 1% of a CPU at most. A
- * backed-off thread still wakes four times an interval: it reads the
- * nodes' mapped page counts (4 MiB of a tracked node mapped or unmapped, a
- * workload starting, ends the back-off) and probes the accessed bits of up
- * to scan_budget / 64 page-table entries, reading and clearing none: one
- * on a slower node whose folio was not hot ends it too, so a hot set that
+ * walks (one every 8 s at the default 500 ms), its passes 1% of a CPU at
+ * most. A backed-off thread still wakes four times an interval: it reads
+ * the nodes' mapped page counts (4 MiB of a tracked node mapped or
+ * unmapped, a workload starting, ends the back-off) and probes the
+ * accessed bits of up to scan_budget / 16 page-table entries (an accessed
+ * one whose folio it looks up counts as 17), clearing none: one on a
+ * slower node whose folio was not hot ends it too, so a hot set that
  * appears in memory already mapped is found a quarter interval later if
  * the probe comes to it, and at most 16 intervals late.
  * A pass that saw folios on a slower node accessed but not yet hot, or
@@ -153,6 +154,12 @@
 #define MEMATTR_CONFIRM_SHIFT	2
 /* Backed off, the thread looks for news 1 << this times an interval. */
 #define MEMATTR_LOOK_SHIFT	2
+/*
+ * What a probe's look at an accessed entry's folio costs, in entries read:
+ * reading an entry is one load; looking up its folio and history takes
+ * tens of them (a hash and two bitmaps), about what a pass pays per entry.
+ */
+#define MEMATTR_PROBE_LOOKUP_COST	16
 /* Mapped memory a node gains or loses that ends a back-off (4 MiB). */
 #define MEMATTR_WAKE_PAGES	(SZ_4M >> PAGE_SHIFT)
 /* Folios queued before the queues are migrated and emptied. */
@@ -419,12 +426,22 @@ static inline bool memattr_probe_news(unsigned int history, unsigned int thresho
 }
 
 /*
- * Entries one probe looks at while backed off: as many per interval as a
- * pass at the longest wait walks, at most, shared by the interval's looks.
+ * One probe's budget while backed off: as many entries as a pass at the
+ * longest wait walks in an interval. A probe reads entries without
+ * clearing them and looks up only the folios of accessed ones, so four of
+ * them an interval cost a fraction of what a pass on time does; a hot set
+ * in memory mapped long before is found within a few intervals where
+ * many processes map a lot.
  */
 static inline long memattr_probe_budget(unsigned int scan_budget)
 {
-	return max(scan_budget >> (MEMATTR_BACKOFF_MAX + MEMATTR_LOOK_SHIFT), 1U);
+	return max(scan_budget >> MEMATTR_BACKOFF_MAX, 1U);
+}
+
+/* What a probe of @entries entries, @looked_up of them accessed, costs. */
+static inline long memattr_probe_cost(long entries, long looked_up)
+{
+	return entries + looked_up * MEMATTR_PROBE_LOOKUP_COST;
 }
 
 /* Backed off, the time between two looks for news (mapped pages, a probe). */
@@ -1893,7 +1910,7 @@ static int memattr_probe_pmd_entry(pmd_t *pmd, unsigned long addr,
 {
 	struct memattr_probe *p = walk->private;
 	struct vm_area_struct *vma = walk->vma;
-	long entries = (end - addr) >> PAGE_SHIFT;
+	long entries = (end - addr) >> PAGE_SHIFT, looked_up = 0, cost;
 	struct folio *folio;
 	pte_t *start, *pte;
 	spinlock_t *ptl;	/* the page table's, or the PMD's */
@@ -1908,6 +1925,7 @@ static int memattr_probe_pmd_entry(pmd_t *pmd, unsigned long addr,
 		if (pmd_present(*pmd) && pmd_young(*pmd)) {
 			folio = vm_normal_folio_pmd(vma, addr, *pmd);
 			p->found = memattr_probe_folio(p, folio);
+			looked_up++;
 		}
 		spin_unlock(ptl);
 		entries = 1;
@@ -1925,11 +1943,13 @@ static int memattr_probe_pmd_entry(pmd_t *pmd, unsigned long addr,
 			continue;
 		folio = vm_normal_folio(vma, addr, entry);
 		p->found = memattr_probe_folio(p, folio);
+		looked_up++;
 	}
 	pte_unmap_unlock(start, ptl);
 counted:
-	p->d->budget -= entries;
-	p->batch_left -= entries;
+	cost = memattr_probe_cost(entries, looked_up);
+	p->d->budget -= cost;
+	p->batch_left -= cost;
 	count_vm_events(MEMATTR_PROBED, entries);
 	return 0;
 }
@@ -2085,8 +2105,8 @@ static int memattr_daemon_fn(void *data)
 		 * Backed off, look at the nodes' mapped pages four times an
 		 * interval: a workload that starts (or ends) then is walked a
 		 * quarter interval later instead of up to 15 intervals late.
-		 * Reading two counters per node, and a probe of a quarter of
-		 * an interval's share, is all such a wakeup costs.
+		 * Reading two counters per node, and a probe, is all such a
+		 * wakeup costs.
 		 */
 		if (d->pass_start && d->backoff)
 			left = min(left, memattr_look_wait(interval));

@@ -237,11 +237,13 @@ static void memattr_daemon_test_probe(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, memattr_probe_news(0xf, 4));
 	KUNIT_EXPECT_FALSE(test, memattr_probe_news(0x1, 1));
 	KUNIT_EXPECT_TRUE(test, memattr_probe_news(0x7, 4));
-	/* the rate of a pass at the longest wait over four looks, never nothing */
-	KUNIT_EXPECT_EQ(test, memattr_probe_budget(262144) << MEMATTR_LOOK_SHIFT,
-			262144L >> MEMATTR_BACKOFF_MAX);
-	KUNIT_EXPECT_EQ(test, memattr_probe_budget(262144), 4096L);
+	/* a pass's walk at the longest wait per look, never nothing */
+	KUNIT_EXPECT_EQ(test, memattr_probe_budget(262144), 16384L);
 	KUNIT_EXPECT_EQ(test, memattr_probe_budget(1), 1L);
+	/* an accessed entry's folio looked up costs 16 entries read */
+	KUNIT_EXPECT_EQ(test, memattr_probe_cost(512, 0), 512L);
+	KUNIT_EXPECT_EQ(test, memattr_probe_cost(512, 512), 512L * 17);
+	KUNIT_EXPECT_EQ(test, memattr_probe_cost(1, 1), 17L);
 	/* four looks an interval, rounded up: never 0 */
 	KUNIT_EXPECT_EQ(test, memattr_look_wait(125), 32UL);
 	KUNIT_EXPECT_EQ(test, memattr_look_wait(1), 1UL);
