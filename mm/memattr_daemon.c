@@ -1995,12 +1995,12 @@ static unsigned long memattr_probe_process(struct memattr_daemon *d,
 }
 
 /*
- * A backed-off thread's look, four times an interval, at the accessed bits of up to
- * memattr_probe_budget() entries of the processes, in turn from where the
- * last look stopped: has a page on a slower node been touched that was not
- * hot (memattr_probe_news())? A hot set that appears in memory already
- * mapped (a workload's next phase) then ends the back-off at once instead
- * of up to 15 intervals later. It only reads entries: no bit is cleared,
+ * A backed-off thread's look, four times an interval, at the accessed bits
+ * of up to memattr_probe_budget() entries of the processes, in turn from
+ * where the last look stopped: has a page on a slower node been touched
+ * that was not hot (memattr_probe_news())? A hot set that appears in
+ * memory already mapped (a workload's next phase) then ends the back-off
+ * at once instead of up to 15 intervals later. It only reads entries: no bit is cleared,
  * so neither reclaim's view nor the TLBs are touched; page cache no
  * process maps waits for the next pass.
  */
