@@ -43,11 +43,12 @@
  * the probe comes to it, and at most 16 intervals late.
  * A pass that saw folios on a slower node accessed but not yet hot, or
  * left hot ones waiting for room, is followed by a confirming one a
- * quarter interval after it rather than a whole one, never two in a row: a
- * folio still accessed then is hot without waiting a whole interval, one
- * written once and left is not, and cold folios to make room are found a
- * pass sooner. Meanwhile the walk rate is at most twice scan_budget per
- * scan_interval_ms.
+ * quarter interval after it rather than a whole one: a folio still
+ * accessed then is hot without waiting a whole interval, one written once
+ * and left is not, and cold folios to make room are found a pass sooner.
+ * A confirming pass that moved folios and left others unsettled gets a
+ * second one; never three in a row, so the walk rate is at most twice
+ * scan_budget per scan_interval_ms.
  *
  * Example: 262,144 PTEs of a 1 GiB region, default budget 262,144 per
  * 500 ms: a pass every 500 ms (plus the few PTEs of other tasks), and a
@@ -152,6 +153,8 @@
 #define MEMATTR_QUIET_SHARE	100
 /* A confirming pass starts 1 / (1 << this) interval after the one before. */
 #define MEMATTR_CONFIRM_SHIFT	2
+/* At most this many confirming passes in a row. */
+#define MEMATTR_CONFIRM_MAX	2
 /* Backed off, the thread looks for news 1 << this times an interval. */
 #define MEMATTR_LOOK_SHIFT	2
 /*
@@ -295,11 +298,13 @@ struct memattr_daemon {
 	 * folios the one before saw heating up; it starts a quarter interval
 	 * after that one rather than 1 << backoff intervals.
 	 */
-	bool confirming;
+	unsigned int confirming;	/* confirming passes in a row, 0: none */
 	/* folios on a slower node accessed this pass but not (yet) hot */
 	unsigned long pass_heating;
 	/* hot folios not yet on an LRU list (a per-CPU batch holds them) */
 	unsigned long pass_unlisted;
+	/* room this pass's demotions made for hot folios, for the next pass */
+	unsigned long pass_served;
 	/* the previous pass found some too, and drained the batches for them */
 	bool drained;
 	/* this pass so far, for the memattr_scan_pass tracepoint */
@@ -369,15 +374,29 @@ static inline unsigned int memattr_next_backoff(unsigned int backoff,
  * not yet hot) with one that comes early: a hot folio is then found a
  * quarter interval after it was first seen instead of a whole one, and a
  * folio touched once (written, then left) is not accessed again in so
- * short a time. The same for a pass that left hot folios waiting for room:
- * the cold folios that must make it are found a pass sooner. Never two in
- * a row: a workload that keeps heating new folios gets one early pass per
- * interval, not four. @unsettled (heating plus waiting folios) keeps the
- * back-off at 0, so a confirming pass never cuts a quiet spell short.
+ * short a time. The same for a pass that left hot folios waiting for room,
+ * or made room for them: the cold folios that must make it are found, and
+ * the room made is used, a pass sooner. @confirmed is how many confirming
+ * passes in a row the one that ended was (0: it was not one). A confirming
+ * pass that moved folios and left others unsettled is followed by a
+ * second: a hot set that a workload was still getting to when the first
+ * pass looked, or that waited for the room this one made, is then placed a
+ * quarter interval later, not an interval and a quarter. Never more than
+ * two in a row: a workload that keeps heating new folios gets at most
+ * three passes every one and a half intervals, the walk at most twice
+ * scan_budget per scan_interval_ms. @unsettled (heating, waiting and
+ * served folios) keeps the back-off at 0, so a confirming pass never cuts
+ * a quiet spell short. Returns what the next pass is.
  */
-static inline bool memattr_next_confirms(bool confirming, unsigned long unsettled)
+static inline unsigned int memattr_next_confirms(unsigned int confirmed,
+						 unsigned long unsettled,
+						 unsigned long moved)
 {
-	return unsettled && !confirming;
+	if (!unsettled)
+		return 0;
+	if (!confirmed)
+		return 1;
+	return moved && confirmed < MEMATTR_CONFIRM_MAX ? confirmed + 1 : 0;
 }
 
 /*
@@ -954,6 +973,7 @@ static void memattr_pass_begin(struct memattr_daemon *d)
 	d->pass_failed = 0;
 	d->pass_heating = 0;
 	d->pass_unlisted = 0;
+	d->pass_served = 0;
 	d->pass_tlb_flushes = 0;
 	d->pass_max_hold_ns = 0;
 	d->pass_ns = 0;
@@ -980,7 +1000,8 @@ static void memattr_pass_end(struct memattr_daemon *d)
 
 	for_each_node_mask(nid, d->tracked)
 		wanted += d->wanted[nid];
-	pending = d->pass_heating + wanted;
+	/* hot folios with room made for them wait for the next pass too */
+	pending = d->pass_heating + wanted + d->pass_served;
 	/*
 	 * A new folio reaches its LRU list only when its CPU's batch fills or
 	 * drains; the last few folios a task faulted can sit there for good
@@ -1001,7 +1022,9 @@ static void memattr_pass_end(struct memattr_daemon *d)
 						  d->pass_moved[0] + d->pass_moved[1],
 						  pending);
 	/* hot folios waiting for room wait for cold ones: age those sooner */
-	d->confirming = memattr_next_confirms(d->confirming, d->pass_heating + wanted);
+	d->confirming = memattr_next_confirms(d->confirming,
+					      d->pass_heating + wanted + d->pass_served,
+					      d->pass_moved[0] + d->pass_moved[1]);
 	d->pass_start = true;
 	trace_memattr_scan_pass(d->pass_scanned, d->pass_moved[1], d->pass_moved[0],
 				d->pass_failed,
@@ -1129,8 +1152,10 @@ static void memattr_consider_demotion(struct memattr_daemon *d,
 		 */
 		if (d->wanted[src] >= nr) {
 			d->wanted[src] -= nr;
+			d->pass_served += nr;
 		} else {
 			d->room[src] += nr - d->wanted[src];
+			d->pass_served += d->wanted[src];
 			d->wanted[src] = 0;
 		}
 	}
@@ -2050,7 +2075,7 @@ static void memattr_daemon_step(struct memattr_daemon *d)
 		memattr_pass_begin(d);
 	if (nodes_weight(d->tracked) < 2) {
 		d->pass_start = true;
-		d->confirming = false;	/* nothing to confirm: on time */
+		d->confirming = 0;	/* nothing to confirm: on time */
 		return;		/* nothing is faster or slower than anything */
 	}
 	if (!d->pfn_phase)

@@ -180,18 +180,33 @@ static void memattr_daemon_test_backoff(struct kunit *test)
 
 static void memattr_daemon_test_confirm(struct kunit *test)
 {
-	bool confirm = false;
+	unsigned int confirm = 0;
+	unsigned long waited;
 	int i;
 
-	/* a pass that saw folios heating is confirmed early, never twice */
-	confirm = memattr_next_confirms(confirm, 3);
-	KUNIT_EXPECT_TRUE(test, confirm);
-	confirm = memattr_next_confirms(confirm, 3);
-	KUNIT_EXPECT_FALSE(test, confirm);
-	KUNIT_EXPECT_TRUE(test, memattr_next_confirms(confirm, 1));
-	/* nothing heating: no early pass, after a confirming one or not */
-	KUNIT_EXPECT_FALSE(test, memattr_next_confirms(false, 0));
-	KUNIT_EXPECT_FALSE(test, memattr_next_confirms(true, 0));
+	/* a pass that saw folios heating is confirmed early */
+	confirm = memattr_next_confirms(confirm, 3, 0);
+	KUNIT_EXPECT_EQ(test, confirm, 1);
+	/* a confirming pass that moved nothing: the next one on time */
+	KUNIT_EXPECT_EQ(test, memattr_next_confirms(confirm, 3, 0), 0);
+	/* one that moved folios and left others unsettled: a second, not a third */
+	confirm = memattr_next_confirms(confirm, 3, 5);
+	KUNIT_EXPECT_EQ(test, confirm, 2);
+	confirm = memattr_next_confirms(confirm, 3, 5);
+	KUNIT_EXPECT_EQ(test, confirm, 0);
+	KUNIT_EXPECT_EQ(test, memattr_next_confirms(confirm, 1, 0), 1);
+	/* nothing unsettled: no early pass, whatever moved and came before */
+	KUNIT_EXPECT_EQ(test, memattr_next_confirms(0, 0, 9), 0);
+	KUNIT_EXPECT_EQ(test, memattr_next_confirms(1, 0, 9), 0);
+	/*
+	 * Every pass moving folios and leaving others unsettled: the passes and
+	 * their waits keep the walk within twice the budget an interval.
+	 */
+	for (i = 0, confirm = 0, waited = 0; i < 30; i++) {
+		confirm = memattr_next_confirms(confirm, 1, 1);
+		waited += memattr_pass_wait(100, 0, confirm, 0);
+	}
+	KUNIT_EXPECT_LE(test, 30 * 100, 2 * waited);
 	/* a quarter interval before a confirming pass, rounded up: never 0 */
 	KUNIT_EXPECT_EQ(test, memattr_pass_wait(100, 0, true, 0), 25);
 	KUNIT_EXPECT_EQ(test, memattr_pass_wait(10, 0, true, 0), 3);
