@@ -23,11 +23,13 @@
  * aged lazily per 2 MiB chunk, and a tag of that folio, so that a folio
  * that gets the frame after it is freed starts over (struct memattr_heat).
  * A pass is one walk over all processes and tracked PFNs; scan_budget
- * bounds how many entries one wakeup (every scan_interval_ms) looks at,
- * every entry visited counted, so a pass takes ceil(entries / scan_budget)
- * intervals and a folio is found hot after hot_threshold passes with an
- * access. An entry without the accessed bit is passed over before its
- * folio is looked up while no node needs room, so a steady state costs
+ * bounds how many entries a pass's first wakeup looks at, every entry
+ * visited counted; one that needs more goes on in steps of a quarter
+ * budget a quarter interval apart (the same rate: a pass of a little more
+ * than the budget ends a quarter interval later, not a whole one), and a
+ * folio is found hot after hot_threshold passes with an access. An entry
+ * without the accessed bit is passed over before its folio is looked up
+ * while no node needs room, so a steady state costs
  * what was touched rather than what is mapped. After a quiet pass (nothing
  * moved, nothing on a slower node accessed but not yet hot) the wait
  * before the next pass doubles, up to 16 intervals, and is at least 100
@@ -155,6 +157,8 @@
 #define MEMATTR_CONFIRM_SHIFT	2
 /* At most this many confirming passes in a row. */
 #define MEMATTR_CONFIRM_MAX	2
+/* A pass goes on in steps of 1 / (1 << this) budget and interval. */
+#define MEMATTR_STEP_SHIFT	2
 /* Backed off, the thread looks for news 1 << this times an interval. */
 #define MEMATTR_LOOK_SHIFT	2
 /*
@@ -416,6 +420,24 @@ static inline unsigned long memattr_pass_wait(unsigned long interval,
 	if (!backoff)
 		return interval;
 	return clamp(quiet_floor, interval << backoff, interval << MEMATTR_BACKOFF_MAX);
+}
+
+/*
+ * A pass that needs more than one wakeup goes on a quarter interval later
+ * with a quarter of scan_budget, @continuing being whether this wakeup
+ * goes on with a pass: the walk rate is that of whole budgets an interval
+ * apart, and a pass that walks a little more than the budget ends a
+ * quarter interval after its first wakeup rather than a whole one (and
+ * holds an mmap_lock in shorter spells).
+ */
+static inline long memattr_step_budget(unsigned int scan_budget, bool continuing)
+{
+	return continuing ? max(scan_budget >> MEMATTR_STEP_SHIFT, 1U) : scan_budget;
+}
+
+static inline unsigned long memattr_step_wait(unsigned long interval)
+{
+	return DIV_ROUND_UP(interval, 1U << MEMATTR_STEP_SHIFT);
 }
 
 /*
@@ -980,15 +1002,15 @@ static void memattr_pass_begin(struct memattr_daemon *d)
 }
 
 /*
- * How long the thread sleeps after a wakeup: an interval within a pass;
- * between passes longer after quiet ones, shorter to confirm.
+ * How long the thread sleeps after a wakeup: a quarter interval within a
+ * pass; between passes longer after quiet ones, shorter to confirm.
  */
 static unsigned long memattr_wait(const struct memattr_daemon *d)
 {
 	unsigned long interval = msecs_to_jiffies(READ_ONCE(memattr_scan_interval_ms));
 
 	if (!d->pass_start)
-		return interval;
+		return memattr_step_wait(interval);
 	return memattr_pass_wait(interval, d->backoff, d->confirming,
 				 nsecs_to_jiffies(d->pass_ns * MEMATTR_QUIET_SHARE));
 }
@@ -2064,7 +2086,7 @@ static void memattr_daemon_step(struct memattr_daemon *d)
 {
 	u64 start_ns = ktime_get_ns();
 	unsigned long now = jiffies;
-	long budget = READ_ONCE(memattr_scan_budget);
+	long budget = memattr_step_budget(READ_ONCE(memattr_scan_budget), !d->pass_start);
 	bool walked;
 
 	d->rate.tokens = memattr_rate_refill(d->rate.tokens, now - d->rate.last,

@@ -264,6 +264,23 @@ static void memattr_daemon_test_probe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memattr_look_wait(1), 1UL);
 }
 
+static void memattr_daemon_test_step(struct kunit *test)
+{
+	unsigned long interval;
+
+	/* a pass's first wakeup walks the whole budget, the next a quarter */
+	KUNIT_EXPECT_EQ(test, memattr_step_budget(262144, false), 262144L);
+	KUNIT_EXPECT_EQ(test, memattr_step_budget(262144, true), 65536L);
+	KUNIT_EXPECT_EQ(test, memattr_step_budget(2, true), 1L);
+	/* a quarter interval apart, never 0 */
+	KUNIT_EXPECT_EQ(test, memattr_step_wait(125), 32UL);
+	KUNIT_EXPECT_EQ(test, memattr_step_wait(1), 1UL);
+	/* the steps walk no faster than whole budgets an interval apart */
+	for (interval = 1; interval <= 1000; interval++)
+		KUNIT_EXPECT_LE(test, memattr_step_budget(262144, true) * interval,
+				262144L * memattr_step_wait(interval));
+}
+
 static void memattr_daemon_test_age_by(struct kunit *test)
 {
 	u64 word = 0x123456789abcdef0ULL;
@@ -588,6 +605,7 @@ static struct kunit_case memattr_daemon_test_cases[] = {
 	KUNIT_CASE(memattr_daemon_test_confirm),
 	KUNIT_CASE(memattr_daemon_test_mapped_moved),
 	KUNIT_CASE(memattr_daemon_test_probe),
+	KUNIT_CASE(memattr_daemon_test_step),
 	KUNIT_CASE(memattr_daemon_test_policy_allows),
 	KUNIT_CASE(memattr_daemon_test_majority),
 	KUNIT_CASE(memattr_daemon_test_account_once),
