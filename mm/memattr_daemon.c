@@ -839,6 +839,23 @@ static bool memattr_zone_takes_movable(int z)
 	return true;
 }
 
+/*
+ * Free pages of @zone on per-CPU lists. Folios a demotion frees go to the
+ * daemon's CPU's list, which since 6.7 grows while a CPU frees in bulk and
+ * gives pages back only as vmstat decays its high mark: a second or more.
+ * They are the pages the promotions that follow take first, so they count
+ * as room; without them a demotion made room the next pass could not see.
+ */
+static long memattr_zone_pcp_free(struct zone *zone)
+{
+	long nr = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		nr += READ_ONCE(per_cpu_ptr(zone->per_cpu_pageset, cpu)->count);
+	return nr;
+}
+
 /* Free pages of @nid above the high watermarks and @keep_pct of it. */
 static long memattr_node_room(int nid, unsigned int keep_pct)
 {
@@ -851,7 +868,8 @@ static long memattr_node_room(int nid, unsigned int keep_pct)
 
 		if (!managed_zone(zone) || !memattr_zone_takes_movable(z))
 			continue;
-		free += zone_page_state(zone, NR_FREE_PAGES);
+		free += zone_page_state(zone, NR_FREE_PAGES) +
+			memattr_zone_pcp_free(zone);
 		reserve += high_wmark_pages(zone);
 		managed += zone_managed_pages(zone);
 	}
