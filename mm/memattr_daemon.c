@@ -38,11 +38,12 @@
  * most. A backed-off thread still wakes four times an interval: it reads
  * the nodes' mapped page counts (4 MiB of a tracked node mapped or
  * unmapped, a workload starting, ends the back-off) and probes the
- * accessed bits of up to scan_budget / 16 page-table entries (an accessed
- * one whose folio it looks up counts as 17), clearing none: one on a
- * slower node whose folio was not hot ends it too, so a hot set that
- * appears in memory already mapped is found a quarter interval later if
- * the probe comes to it, and at most 16 intervals late.
+ * accessed bits of a quarter of the page-table entries the last pass
+ * walked, scan_budget / 16 to scan_budget / 4 (an accessed one whose
+ * folio it looks up counts as 17), clearing none: one on a slower node
+ * whose folio was not hot ends it too, so a hot set that appears in
+ * memory already mapped is found within an interval where a pass walks
+ * it in one wakeup, and at most 16 intervals late.
  * A pass that saw folios on a slower node accessed but not yet hot, or
  * left hot ones waiting for room, is followed by a confirming one a
  * quarter interval after it rather than a whole one: a folio still
@@ -314,6 +315,8 @@ struct memattr_daemon {
 	/* this pass so far, for the memattr_scan_pass tracepoint */
 	unsigned long pass_jiffies;
 	unsigned long pass_scanned;
+	/* of them page-table entries; between passes the probes read as many */
+	unsigned long pass_walked;
 	unsigned long pass_moved[2];	/* demoted, promoted */
 	unsigned long pass_failed;
 	unsigned long pass_tlb_flushes;
@@ -467,16 +470,24 @@ static inline bool memattr_probe_news(unsigned int history, unsigned int thresho
 }
 
 /*
- * One probe's budget while backed off: as many entries as a pass at the
- * longest wait walks in an interval. A probe reads entries without
- * clearing them and looks up only the folios of accessed ones, so four of
- * them an interval cost a fraction of what a pass on time does; a hot set
- * in memory mapped long before is found within a few intervals where
- * many processes map a lot.
+ * One probe's budget while backed off, @walked being the page-table
+ * entries the last pass walked: the four probes of an interval read them
+ * all, so a hot set that appears anywhere in memory mapped long before is
+ * found within an interval, wherever the walk of it starts. At most a
+ * quarter of scan_budget (the probes of an interval never read more than
+ * a pass on time walks), at least what a pass at the longest wait walks in
+ * an interval. A probe reads entries without clearing them and looks up
+ * only the folios of accessed ones, so it costs a fraction of a pass.
  */
-static inline long memattr_probe_budget(unsigned int scan_budget)
+static inline long memattr_probe_budget(unsigned int scan_budget,
+					unsigned long walked)
 {
-	return max(scan_budget >> MEMATTR_BACKOFF_MAX, 1U);
+	unsigned long least = max(scan_budget >> MEMATTR_BACKOFF_MAX, 1U);
+	unsigned long most = max(scan_budget >> MEMATTR_LOOK_SHIFT, 1U);
+	unsigned long looks = 1UL << MEMATTR_LOOK_SHIFT;
+
+	/* rounded up, without overflowing */
+	return clamp(walked / looks + !!(walked % looks), least, most);
 }
 
 /* What a probe of @entries entries, @looked_up of them accessed, costs. */
@@ -1008,6 +1019,7 @@ static void memattr_pass_begin(struct memattr_daemon *d)
 	d->pass_start = false;
 	d->pass_jiffies = jiffies;
 	d->pass_scanned = 0;
+	d->pass_walked = 0;
 	d->pass_moved[0] = 0;
 	d->pass_moved[1] = 0;
 	d->pass_failed = 0;
@@ -1035,13 +1047,15 @@ static unsigned long memattr_wait(const struct memattr_daemon *d)
 
 static void memattr_pass_end(struct memattr_daemon *d)
 {
-	unsigned long pending, wanted = 0;
+	unsigned long moved = d->pass_moved[0] + d->pass_moved[1];
+	unsigned long pending, unsettled, wanted = 0;
 	int nid;
 
 	for_each_node_mask(nid, d->tracked)
 		wanted += d->wanted[nid];
 	/* hot folios with room made for them wait for the next pass too */
-	pending = d->pass_heating + wanted + d->pass_served;
+	unsettled = d->pass_heating + wanted + d->pass_served;
+	pending = unsettled;
 	/*
 	 * A new folio reaches its LRU list only when its CPU's batch fills or
 	 * drains; the last few folios a task faulted can sit there for good
@@ -1058,13 +1072,9 @@ static void memattr_pass_end(struct memattr_daemon *d)
 	memattr_seen_prune(d, false);
 	/* a look a quarter interval long is too short to call the system quiet */
 	if (!d->confirming)
-		d->backoff = memattr_next_backoff(d->backoff,
-						  d->pass_moved[0] + d->pass_moved[1],
-						  pending);
+		d->backoff = memattr_next_backoff(d->backoff, moved, pending);
 	/* hot folios waiting for room wait for cold ones: age those sooner */
-	d->confirming = memattr_next_confirms(d->confirming,
-					      d->pass_heating + wanted + d->pass_served,
-					      d->pass_moved[0] + d->pass_moved[1]);
+	d->confirming = memattr_next_confirms(d->confirming, unsettled, moved);
 	d->pass_start = true;
 	trace_memattr_scan_pass(d->pass_scanned, d->pass_moved[1], d->pass_moved[0],
 				d->pass_failed,
@@ -2076,7 +2086,8 @@ static bool memattr_probe(struct memattr_daemon *d)
 
 	if (!d->pass_start || !d->backoff || nodes_weight(d->tracked) < 2)
 		return false;
-	d->budget = memattr_probe_budget(READ_ONCE(memattr_scan_budget));
+	d->budget = memattr_probe_budget(READ_ONCE(memattr_scan_budget),
+					 d->pass_walked);
 	while (!found && d->budget > 0 && !kthread_should_stop()) {
 		task = memattr_next_process(&d->probe_pid);
 		if (!task) {	/* past the last process: from the first, once */
@@ -2118,8 +2129,10 @@ static void memattr_daemon_step(struct memattr_daemon *d)
 		d->confirming = 0;	/* nothing to confirm: on time */
 		return;		/* nothing is faster or slower than anything */
 	}
-	if (!d->pfn_phase)
+	if (!d->pfn_phase) {
 		d->pfn_phase = memattr_walk_processes(d);
+		d->pass_walked += budget - d->budget;
+	}
 	walked = d->pfn_phase && memattr_walk_pfns(d);
 	d->pass_scanned += budget - d->budget;
 	d->pass_ns += ktime_get_ns() - start_ns;

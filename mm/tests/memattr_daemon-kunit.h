@@ -252,9 +252,17 @@ static void memattr_daemon_test_probe(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, memattr_probe_news(0xf, 4));
 	KUNIT_EXPECT_FALSE(test, memattr_probe_news(0x1, 1));
 	KUNIT_EXPECT_TRUE(test, memattr_probe_news(0x7, 4));
-	/* a pass's walk at the longest wait per look, never nothing */
-	KUNIT_EXPECT_EQ(test, memattr_probe_budget(262144), 16384L);
-	KUNIT_EXPECT_EQ(test, memattr_probe_budget(1), 1L);
+	/* a quarter of the last walk per look: four looks read it all */
+	KUNIT_EXPECT_EQ(test, memattr_probe_budget(262144, 100000), 25000L);
+	KUNIT_EXPECT_EQ(test, memattr_probe_budget(262144, 100001), 25001L);
+	/* at least a pass's walk at the longest wait, never nothing */
+	KUNIT_EXPECT_EQ(test, memattr_probe_budget(262144, 0), 16384L);
+	KUNIT_EXPECT_EQ(test, memattr_probe_budget(262144, 30000), 16384L);
+	KUNIT_EXPECT_EQ(test, memattr_probe_budget(1, 0), 1L);
+	/* at most a quarter of scan_budget: no more than a pass on time */
+	KUNIT_EXPECT_EQ(test, memattr_probe_budget(262144, 297574), 65536L);
+	KUNIT_EXPECT_EQ(test, memattr_probe_budget(262144, ULONG_MAX), 65536L);
+	KUNIT_EXPECT_EQ(test, memattr_probe_budget(1, 1000), 1L);
 	/* an accessed entry's folio looked up costs 16 entries read */
 	KUNIT_EXPECT_EQ(test, memattr_probe_cost(512, 0), 512L);
 	KUNIT_EXPECT_EQ(test, memattr_probe_cost(512, 512), 512L * 17);
