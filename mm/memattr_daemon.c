@@ -1379,7 +1379,8 @@ static unsigned int memattr_cache_folio_seen(struct folio *folio)
  * faulted in and written through the mapping) while only its page table
  * entries see its accesses. folio_mark_accessed() activates a folio at its
  * second use and marks an active one referenced at the third; the page
- * table walk does not change either flag.
+ * table walk does not change either flag. Like the mark of a folio no
+ * process maps, it stays until reclaim takes it and counts as two.
  */
 static bool memattr_mapped_cache_folio_read(struct folio *folio)
 {
@@ -1569,11 +1570,14 @@ static void memattr_walk_folio(struct memattr_walk *w, struct vm_area_struct *vm
 			       unsigned long addr, struct folio *folio, bool young)
 {
 	struct memattr_user user = { .viewer = w->viewer, .mapped = true };
+	unsigned int seen = young ? MEMATTR_SEEN_NOW : 0;
 	enum memattr_verdict verdict;
 
-	if (!young && !folio_test_anon(folio) && (vma->vm_flags & VM_SHARED))
-		young = memattr_mapped_cache_folio_read(folio);
-	verdict = memattr_account(w->d, folio, young ? MEMATTR_SEEN_NOW : 0, w->viewer);
+	/* read(2)'s mark on the LRU stays as well: two accesses, as unmapped */
+	if (!folio_test_anon(folio) && (vma->vm_flags & VM_SHARED) &&
+	    memattr_mapped_cache_folio_read(folio))
+		seen = MEMATTR_SEEN_REUSED;
+	verdict = memattr_account(w->d, folio, seen, w->viewer);
 
 	if (verdict == MEMATTR_STAY)
 		return;
