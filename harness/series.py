@@ -400,8 +400,9 @@ BENCH_NAMES = {
     "s2": "S2 CPU-less HBM-like node fastest (beyond NUMA balancing: it "
           "promotes only to the faulting CPU's node)",
     "s3": "S3 hot set shifts, fast node nearly full (T90 from the shift)",
-    "s4": "S4 page cache read with pread(2) (beyond NUMA balancing: no "
-          "mapping, no hint fault)",
+    "s4": "S4 page cache read with pread(2) (beyond NUMA balancing: its "
+          "shared mapping, kept for move_pages(2), is touched once, so no "
+          "hint fault)",
     "s5": "S5 three processes share the region",
     "s1c": "S1c contiguous hot set",
     "s1z": "S1z Zipf-like skew inside the hot set",

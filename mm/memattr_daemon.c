@@ -42,8 +42,8 @@
  * walked, scan_budget / 16 to scan_budget / 4 (an accessed one whose
  * folio it looks up counts as 17), clearing none: one on a slower node
  * whose folio was not hot ends it too, so a hot set that appears in
- * memory already mapped is found within an interval where a pass walks
- * it in one wakeup, and at most 16 intervals late.
+ * memory already mapped is found within about an interval where a pass
+ * walks it in one wakeup, and at most 16 intervals late.
  * A pass that saw folios on a slower node accessed but not yet hot, or
  * left hot ones waiting for room, is followed by a confirming one a
  * quarter interval after it rather than a whole one: a folio still
@@ -471,9 +471,10 @@ static inline bool memattr_probe_news(unsigned int history, unsigned int thresho
 
 /*
  * One probe's budget while backed off, @walked being the page-table
- * entries the last pass walked: the four probes of an interval read them
- * all, so a hot set that appears anywhere in memory mapped long before is
- * found within an interval, wherever the walk of it starts. At most a
+ * entries the last pass walked: the four probes of an interval can read
+ * as many, so a hot set that appears in memory mapped long before is
+ * found within about an interval wherever it is (later where many entries
+ * are accessed, as a probe pays for looking up their folios). At most a
  * quarter of scan_budget (the probes of an interval never read more than
  * a pass on time walks), at least what a pass at the longest wait walks in
  * an interval. A probe reads entries without clearing them and looks up
@@ -850,13 +851,7 @@ static bool memattr_zone_takes_movable(int z)
 	return true;
 }
 
-/*
- * Free pages of @zone on per-CPU lists. Folios a demotion frees go to the
- * daemon's CPU's list, which since 6.7 grows while a CPU frees in bulk and
- * gives pages back only as vmstat decays its high mark: a second or more.
- * They are the pages the promotions that follow take first, so they count
- * as room; without them a demotion made room the next pass could not see.
- */
+/* Free pages of @zone on per-CPU lists (a racy read, as show_free_areas()). */
 static long memattr_zone_pcp_free(struct zone *zone)
 {
 	long nr = 0;
@@ -867,11 +862,22 @@ static long memattr_zone_pcp_free(struct zone *zone)
 	return nr;
 }
 
-/* Free pages of @nid above the high watermarks and @keep_pct of it. */
+/*
+ * Free pages of @nid above the high watermarks and @keep_pct of it. Free
+ * includes the per-CPU lists: a demotion frees its folios onto its CPU's
+ * list, which since 6.7 grows while a CPU frees in bulk; they stay there
+ * until that CPU allocates them or vmstat decays the list, over seconds,
+ * and without them the next pass would not see the room the demotion
+ * made. The buddy lists alone must still be
+ * above the high watermarks, which kswapd and the allocator's checks
+ * count: the promotions never take what kswapd would then reclaim, and
+ * their allocations, which take no pages from other CPUs' lists, find
+ * the pages they were promised.
+ */
 static long memattr_node_room(int nid, unsigned int keep_pct)
 {
 	pg_data_t *pgdat = NODE_DATA(nid);
-	long free = 0, reserve = 0, managed = 0;
+	long free = 0, pcp = 0, reserve = 0, managed = 0;
 	int z;
 
 	for (z = 0; z < MAX_NR_ZONES; z++) {
@@ -879,12 +885,12 @@ static long memattr_node_room(int nid, unsigned int keep_pct)
 
 		if (!managed_zone(zone) || !memattr_zone_takes_movable(z))
 			continue;
-		free += zone_page_state(zone, NR_FREE_PAGES) +
-			memattr_zone_pcp_free(zone);
+		free += zone_page_state(zone, NR_FREE_PAGES);
+		pcp += memattr_zone_pcp_free(zone);
 		reserve += high_wmark_pages(zone);
 		managed += zone_managed_pages(zone);
 	}
-	return free - reserve - managed * keep_pct / 100;
+	return min(free + pcp - reserve - managed * keep_pct / 100, free - reserve);
 }
 
 /* A node whose folios may move: memory, a known latency, not special. */
