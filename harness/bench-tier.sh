@@ -51,7 +51,8 @@ mkdir -p "$out"
 #   s2 CPU-less fastest node (HBM-like) above the CPUs' own
 #   s3 shift under pressure: the fast node left with room for one hot set
 #      and 16 MiB, the hot set moves to other pages two thirds in
-#   s4 page cache: a tmpfs file read with pread(2), never mapped to read
+#   s4 page cache: a tmpfs file read with pread(2); its shared mapping
+#      (for move_pages(2)) is touched once per page, never to read
 #   s5 many tasks: three processes share the region (MAP_SHARED)
 #   s1c, s1z: s1 with a contiguous hot set (what region-based monitors
 #      like DAMON can separate) and with a Zipf-like skew inside the hot
