@@ -312,11 +312,11 @@ struct memattr_daemon {
 	unsigned long pass_served;
 	/* the previous pass found some too, and drained the batches for them */
 	bool drained;
+	/* page-table entries this pass walked (between passes: the last) */
+	unsigned long pass_walked;
 	/* this pass so far, for the memattr_scan_pass tracepoint */
 	unsigned long pass_jiffies;
 	unsigned long pass_scanned;
-	/* of them page-table entries; between passes the probes read as many */
-	unsigned long pass_walked;
 	unsigned long pass_moved[2];	/* demoted, promoted */
 	unsigned long pass_failed;
 	unsigned long pass_tlb_flushes;
