@@ -868,11 +868,10 @@ static long memattr_zone_pcp_free(struct zone *zone)
  * list, which since 6.7 grows while a CPU frees in bulk; they stay there
  * until that CPU allocates them or vmstat decays the list, over seconds,
  * and without them the next pass would not see the room the demotion
- * made. The buddy lists alone must still be
- * above the high watermarks, which kswapd and the allocator's checks
- * count: the promotions never take what kswapd would then reclaim, and
- * their allocations, which take no pages from other CPUs' lists, find
- * the pages they were promised.
+ * made. The buddy lists alone must still be above the high watermarks,
+ * which kswapd and the allocator's checks count: the promotions never
+ * take what kswapd would then reclaim, and their allocations, which take
+ * no pages from other CPUs' lists, find the pages they were promised.
  */
 static long memattr_node_room(int nid, unsigned int keep_pct)
 {
